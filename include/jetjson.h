@@ -1,0 +1,167 @@
+/* jetjson engine: the public C API.
+ *
+ * The engine knows nothing of Python. It turns JSON text into a tape (a flat array of
+ * 64-bit words, one or two per value) that consumers walk without re-parsing.
+ *
+ * Ownership: a jj_parser owns every buffer it fills (structural index, tape, string
+ * buffer). The tape stays valid until the next jj_parse() on the same parser or until
+ * jj_parser_free(). The input buffer is only read, never written, and never read past
+ * `len` (no padding is required). Strings without escapes point into the input, so the
+ * input must outlive the tape.
+ *
+ * Threads: a jj_parser is used by one thread at a time. Everything process-wide (the
+ * kernel table) is plain data set once, so any number of parsers may run at once.
+ *
+ * Grammar: the one of Python's json module, which is RFC 8259 plus the bare words NaN,
+ * Infinity and -Infinity. UTF-8 is validated; encoded surrogates (ED A0..BF xx) are
+ * accepted, because json decodes bytes with 'surrogatepass'. Inputs of 4 GiB or more
+ * are refused with JJ_ERR_TOO_LARGE. */
+#ifndef JETJSON_H
+#define JETJSON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum jj_error {
+    JJ_OK = 0,
+    JJ_ERR_EMPTY,            /* no value at all (empty or whitespace only) */
+    JJ_ERR_UTF8,             /* invalid UTF-8 */
+    JJ_ERR_UNCLOSED_STRING,  /* a string runs to the end of the input */
+    JJ_ERR_CONTROL_CHAR,     /* a raw byte below 0x20 inside a string */
+    JJ_ERR_ESCAPE,           /* a bad backslash escape */
+    JJ_ERR_VALUE,            /* a value was expected here */
+    JJ_ERR_NUMBER,           /* malformed number */
+    JJ_ERR_COMMA,            /* ',' or a closing bracket was expected */
+    JJ_ERR_COLON,            /* ':' was expected */
+    JJ_ERR_KEY,              /* a string key was expected */
+    JJ_ERR_TRAILING,         /* something follows the root value */
+    JJ_ERR_NOMEM,            /* allocation failed */
+    JJ_ERR_TOO_LARGE,        /* input of 4 GiB or more */
+    JJ_ERR_COUNT
+} jj_error;
+
+/* A short English description of an error code (static storage). */
+const char *jj_error_name(jj_error err);
+
+/* ---- Tape ------------------------------------------------------------------------
+ * Word 0 of every entry: type in the top 8 bits, payload in the low 56 bits.
+ *   NULL, TRUE, FALSE    1 word
+ *   INT64, UINT64        2 words: word 1 is the value (int64_t or uint64_t bits)
+ *   DOUBLE               2 words: word 1 is the IEEE-754 bits
+ *   BIGINT               2 words: payload = offset of the digit text in the input,
+ *                        word 1 = its length (an integer outside the 64-bit ranges)
+ *   STRING               2 words: payload = flags << 48 | offset, word 1 = byte length;
+ *                        the offset is into the input (JJ_STR_IN_INPUT) or else into the
+ *                        parser's string buffer (unescaped text). The bytes are UTF-8,
+ *                        where lone surrogates may appear encoded as 3 bytes (WTF-8).
+ *   OBJECT, ARRAY        2 words: payload = tape index of the matching END word,
+ *                        word 1 = element count (key/value pairs for an object)
+ *   END                  1 word: payload = tape index of the matching OBJECT/ARRAY
+ * Inside an object, entries alternate key (STRING), value. */
+typedef enum jj_type {
+    JJ_NULL = 1,
+    JJ_TRUE,
+    JJ_FALSE,
+    JJ_INT64,
+    JJ_UINT64,
+    JJ_DOUBLE,
+    JJ_BIGINT,
+    JJ_STRING,
+    JJ_OBJECT,
+    JJ_ARRAY,
+    JJ_END
+} jj_type;
+
+#define JJ_STR_ASCII    0x01u /* every byte < 0x80 */
+#define JJ_STR_IN_INPUT 0x02u /* offset is into the input, not the string buffer */
+
+#define JJ_PAYLOAD_MASK ((UINT64_C(1) << 56) - 1)
+static inline jj_type jj_tape_type(uint64_t word) { return (jj_type)(word >> 56); }
+static inline uint64_t jj_tape_payload(uint64_t word) { return word & JJ_PAYLOAD_MASK; }
+static inline unsigned jj_tape_str_flags(uint64_t word) { return (unsigned)((word >> 48) & 0xff); }
+static inline uint64_t jj_tape_str_offset(uint64_t word) { return word & ((UINT64_C(1) << 48) - 1); }
+
+/* ---- Parser ---------------------------------------------------------------------- */
+typedef struct jj_parser {
+    uint32_t *index;        /* stage 1: positions of structural characters */
+    size_t index_len, index_cap;
+    uint64_t *tape;         /* stage 2 output */
+    size_t tape_len, tape_cap;
+    uint8_t *strings;       /* unescaped strings */
+    size_t strings_len, strings_cap;
+    uint32_t *stack;        /* open containers during stage 2 (tape indexes) */
+    size_t stack_cap;
+    size_t max_depth;       /* deepest container nesting of the last document */
+    jj_error error;
+    size_t error_offset;    /* byte offset of the error in the input */
+} jj_parser;
+
+void jj_parser_init(jj_parser *p);
+/* Frees every buffer; the parser may be used again (it starts empty). */
+void jj_parser_free(jj_parser *p);
+/* Bytes currently held by the parser's buffers. */
+size_t jj_parser_capacity(const jj_parser *p);
+
+/* Parses buf[0..len) into the tape. Returns JJ_OK or an error (also kept in p->error,
+ * with p->error_offset). On error the tape content is unspecified. */
+jj_error jj_parse(jj_parser *p, const uint8_t *buf, size_t len);
+
+/* Full validation without keeping a tape beyond the parser's own buffers. */
+bool jj_valid(jj_parser *p, const uint8_t *buf, size_t len);
+
+/* ---- Numbers ---------------------------------------------------------------------- */
+typedef enum jj_number_kind {
+    JJ_NUM_INT64 = 1, /* integer that fits in int64_t (note: "-0" is 0) */
+    JJ_NUM_UINT64,    /* integer in [2^63, 2^64) */
+    JJ_NUM_DOUBLE,    /* had a fraction or an exponent: correctly rounded double */
+    JJ_NUM_BIGINT     /* integer outside both: keep the text */
+} jj_number_kind;
+
+typedef struct jj_number {
+    jj_number_kind kind;
+    union {
+        int64_t i;
+        uint64_t u;
+        double d;
+    } v;
+} jj_number;
+
+/* Parses one JSON number (-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?) starting at p,
+ * reading no byte at or past `end`. Returns the position just after the number, or NULL
+ * when the text at p does not match the grammar. The double is the correctly rounded
+ * value of the decimal text (as Python's float() gives), inf when it overflows. */
+const uint8_t *jj_parse_number(const uint8_t *p, const uint8_t *end, jj_number *out);
+
+/* ---- Kernels and dispatch ---------------------------------------------------------- */
+typedef struct jj_kernels {
+    const char *name; /* "scalar", "sse42", "avx2", "neon" */
+    /* Stage 1: writes the positions of structural characters ({}[]:, the opening quote
+     * of each string, the first byte of each other token) to out (room for len + 1
+     * entries), and validates UTF-8. Returns the count, or sets *err and *err_off. */
+    size_t (*stage1)(const uint8_t *buf, size_t len, uint32_t *out, jj_error *err,
+                     size_t *err_off);
+    /* Returns the offset from p of the first '"', '\\' or byte < 0x20 in [p, end), or
+     * end - p when there is none; ORs the bytes it passed into *high (to spot non-ASCII). */
+    size_t (*scan_string)(const uint8_t *p, const uint8_t *end, uint8_t *high);
+    /* Stage 2: walks the index of jj_parser into its tape (buffers sized by the caller). */
+    jj_error (*stage2)(jj_parser *p, const uint8_t *buf, size_t len);
+} jj_kernels;
+
+/* The kernels chosen for this machine (once, thread-safe); JETJSON_FORCE_ISA overrides. */
+const jj_kernels *jj_kernels_active(void);
+/* The kernels of one ISA by name, or NULL when unknown or unsupported here. */
+const jj_kernels *jj_kernels_by_name(const char *name);
+/* Every kernel set this machine can run, NULL-terminated (scalar first). */
+const jj_kernels *const *jj_kernels_all(void);
+/* Parses with an explicit kernel set (tests and fuzzers compare ISAs with it). */
+jj_error jj_parse_with(jj_parser *p, const jj_kernels *k, const uint8_t *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,370 @@
+/* Stage 2: walks the structural index and writes the tape. Iterative (an explicit
+ * stack of open containers), so input depth never grows the C stack.
+ *
+ * Included by each kernel file after stage1_body.h, so that the string scanner of that
+ * ISA (jj_scan_string) is inlined here. The caller (jj_parse_with) has sized the tape
+ * (two words per index entry), the stack (one per entry) and the string buffer (the
+ * input length). */
+#include <string.h>
+
+#define JJ_WORD(type, payload) (((uint64_t)(type) << 56) | (uint64_t)(payload))
+
+/* Bytes that may follow a literal or a number. */
+static const uint8_t jj_ends_token[256] = {
+    [' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r'] = 1,
+    [','] = 1, [':'] = 1, [']'] = 1, ['}'] = 1, ['['] = 1, ['{'] = 1,
+};
+
+static inline int jj_token_ends_at(const uint8_t *p, const uint8_t *end) {
+    return p == end || jj_ends_token[*p];
+}
+
+static inline int jj_word_at(const uint8_t *p, const uint8_t *end, const char *word, size_t n) {
+    return (size_t)(end - p) >= n && memcmp(p, word, n) == 0 && jj_token_ends_at(p + n, end);
+}
+
+static inline int jj_hex_value(uint8_t c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    c |= 0x20;
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    return -1;
+}
+
+/* Four hex digits at p (bounds checked by the caller), or -1. */
+static inline int32_t jj_hex4(const uint8_t *p) {
+    int a = jj_hex_value(p[0]), b = jj_hex_value(p[1]), c = jj_hex_value(p[2]),
+        d = jj_hex_value(p[3]);
+    if ((a | b | c | d) < 0) return -1;
+    return (int32_t)(a << 12 | b << 8 | c << 4 | d);
+}
+
+/* Code point as UTF-8; a lone surrogate takes the 3-byte form (WTF-8). */
+static inline uint8_t *jj_put_code_point(uint8_t *d, uint32_t cp) {
+    if (cp < 0x80) {
+        *d++ = (uint8_t)cp;
+    } else if (cp < 0x800) {
+        *d++ = (uint8_t)(0xc0 | cp >> 6);
+        *d++ = (uint8_t)(0x80 | (cp & 0x3f));
+    } else if (cp < 0x10000) {
+        *d++ = (uint8_t)(0xe0 | cp >> 12);
+        *d++ = (uint8_t)(0x80 | ((cp >> 6) & 0x3f));
+        *d++ = (uint8_t)(0x80 | (cp & 0x3f));
+    } else {
+        *d++ = (uint8_t)(0xf0 | cp >> 18);
+        *d++ = (uint8_t)(0x80 | ((cp >> 12) & 0x3f));
+        *d++ = (uint8_t)(0x80 | ((cp >> 6) & 0x3f));
+        *d++ = (uint8_t)(0x80 | (cp & 0x3f));
+    }
+    return d;
+}
+
+/* Decodes the escape at p (p[0] == '\\') into *d. Returns the position after it, or
+ * NULL. Surrogate pairs written as two escapes become one code point, as in json. */
+static inline const uint8_t *jj_unescape(const uint8_t *p, const uint8_t *end, uint8_t **d,
+                                         uint8_t *high) {
+    if (end - p < 2) return NULL;
+    uint8_t c = p[1];
+    uint8_t simple;
+    switch (c) {
+    case '"': simple = '"'; break;
+    case '\\': simple = '\\'; break;
+    case '/': simple = '/'; break;
+    case 'b': simple = '\b'; break;
+    case 'f': simple = '\f'; break;
+    case 'n': simple = '\n'; break;
+    case 'r': simple = '\r'; break;
+    case 't': simple = '\t'; break;
+    case 'u': {
+        if (end - p < 6) return NULL;
+        int32_t cp = jj_hex4(p + 2);
+        if (cp < 0) return NULL;
+        p += 6;
+        if (cp >= 0xd800 && cp <= 0xdbff && end - p >= 6 && p[0] == '\\' && p[1] == 'u') {
+            int32_t low = jj_hex4(p + 2);
+            if (low < 0) return NULL; /* json rejects a broken second escape here */
+            if (low >= 0xdc00 && low <= 0xdfff) {
+                cp = 0x10000 + ((cp - 0xd800) << 10) + (low - 0xdc00);
+                p += 6;
+            }
+        }
+        if (cp >= 0x80) *high |= 0x80;
+        *d = jj_put_code_point(*d, (uint32_t)cp);
+        return p;
+    }
+    default: return NULL;
+    }
+    *(*d)++ = simple;
+    return p + 2;
+}
+
+/* The rest of a string that has escapes: copied, unescaped, into the string buffer.
+ * s..c is the first run of plain bytes, c the first byte that stopped the scan. */
+__attribute__((noinline)) static const uint8_t *jj_string_escaped(
+    jj_parser *p, const uint8_t *end, const uint8_t *q, const uint8_t *s, const uint8_t *c,
+    uint8_t high, uint64_t *w, jj_error *err) {
+    uint8_t *start = p->strings + p->strings_len;
+    uint8_t *d = start;
+    for (;;) {
+        if (c >= end) {
+            *err = JJ_ERR_UNCLOSED_STRING;
+            return q;
+        }
+        memcpy(d, s, (size_t)(c - s));
+        d += c - s;
+        if (*c == '"') break;
+        if (*c != '\\') {
+            *err = JJ_ERR_CONTROL_CHAR;
+            return c;
+        }
+        s = jj_unescape(c, end, &d, &high);
+        if (!s) {
+            *err = JJ_ERR_ESCAPE;
+            return c;
+        }
+        c = s + jj_scan_string(s, end, &high);
+    }
+    unsigned flags = high & 0x80 ? 0u : JJ_STR_ASCII;
+    w[0] = JJ_WORD(JJ_STRING, (uint64_t)flags << 48 | (uint64_t)(start - p->strings));
+    w[1] = (uint64_t)(d - start);
+    p->strings_len += (size_t)(d - start);
+    return c + 1;
+}
+
+/* The string whose opening quote is at q. Writes two tape words at w. Most strings
+ * have no escape: they stay in the input and the tape points at them. */
+static inline const uint8_t *jj_string(jj_parser *p, const uint8_t *buf, const uint8_t *end,
+                                       const uint8_t *q, uint64_t *w, jj_error *err) {
+    const uint8_t *s = q + 1;
+    uint8_t high = 0;
+    const uint8_t *c = s + jj_scan_string(s, end, &high);
+    if (__builtin_expect(c < end && *c == '"', 1)) {
+        unsigned flags = JJ_STR_IN_INPUT | (high & 0x80 ? 0u : JJ_STR_ASCII);
+        w[0] = JJ_WORD(JJ_STRING, (uint64_t)flags << 48 | (uint64_t)(s - buf));
+        w[1] = (uint64_t)(c - s);
+        return c + 1;
+    }
+    return jj_string_escaped(p, end, q, s, c, high, w, err);
+}
+
+static inline uint64_t jj_double_bits(double d) {
+    uint64_t bits;
+    memcpy(&bits, &d, sizeof bits);
+    return bits;
+}
+
+static jj_error jj_stage2(jj_parser *p, const uint8_t *buf, size_t len) {
+    const uint32_t *idx = p->index;
+    const size_t n = p->index_len;
+    const uint8_t *end = buf + len;
+    uint64_t *tape = p->tape;
+    uint32_t *stack = p->stack;
+    size_t t = 0, i = 0, depth = 0, max_depth = 0;
+    size_t pos = 0;
+    jj_error err = JJ_OK;
+    p->strings_len = 0;
+
+    if (n == 0) {
+        err = JJ_ERR_EMPTY;
+        pos = len;
+        goto fail;
+    }
+
+value:
+    pos = idx[i++];
+    switch (buf[pos]) {
+    case '{':
+        stack[depth++] = (uint32_t)t;
+        if (depth > max_depth) max_depth = depth;
+        tape[t] = JJ_WORD(JJ_OBJECT, 0);
+        tape[t + 1] = 0;
+        t += 2;
+        if (i >= n) {
+            err = JJ_ERR_KEY;
+            pos = len;
+            goto fail;
+        }
+        if (buf[idx[i]] == '}') {
+            i++;
+            goto close;
+        }
+        goto object_key;
+    case '[':
+        stack[depth++] = (uint32_t)t;
+        if (depth > max_depth) max_depth = depth;
+        tape[t] = JJ_WORD(JJ_ARRAY, 0);
+        tape[t + 1] = 0;
+        t += 2;
+        if (i >= n) {
+            err = JJ_ERR_VALUE;
+            pos = len;
+            goto fail;
+        }
+        if (buf[idx[i]] == ']') {
+            i++;
+            goto close;
+        }
+        goto value;
+    case '"': {
+        const uint8_t *after = jj_string(p, buf, end, buf + pos, tape + t, &err);
+        if (err) {
+            pos = (size_t)(after - buf);
+            goto fail;
+        }
+        t += 2;
+        goto after_value;
+    }
+    case 't':
+        if (!jj_word_at(buf + pos, end, "true", 4)) goto bad_value;
+        tape[t++] = JJ_WORD(JJ_TRUE, 0);
+        goto after_value;
+    case 'f':
+        if (!jj_word_at(buf + pos, end, "false", 5)) goto bad_value;
+        tape[t++] = JJ_WORD(JJ_FALSE, 0);
+        goto after_value;
+    case 'n':
+        if (!jj_word_at(buf + pos, end, "null", 4)) goto bad_value;
+        tape[t++] = JJ_WORD(JJ_NULL, 0);
+        goto after_value;
+    case 'N':
+        if (!jj_word_at(buf + pos, end, "NaN", 3)) goto bad_value;
+        tape[t] = JJ_WORD(JJ_DOUBLE, 0);
+        tape[t + 1] = jj_double_bits(__builtin_nan(""));
+        t += 2;
+        goto after_value;
+    case 'I':
+        if (!jj_word_at(buf + pos, end, "Infinity", 8)) goto bad_value;
+        tape[t] = JJ_WORD(JJ_DOUBLE, 0);
+        tape[t + 1] = jj_double_bits(__builtin_inf());
+        t += 2;
+        goto after_value;
+    case '-':
+        if (pos + 1 < len && buf[pos + 1] == 'I') {
+            if (!jj_word_at(buf + pos, end, "-Infinity", 9)) goto bad_value;
+            tape[t] = JJ_WORD(JJ_DOUBLE, 0);
+            tape[t + 1] = jj_double_bits(-__builtin_inf());
+            t += 2;
+            goto after_value;
+        }
+        /* fall through */
+    case '0': case '1': case '2': case '3': case '4':
+    case '5': case '6': case '7': case '8': case '9': {
+        jj_number num;
+        const uint8_t *after = jj_parse_number(buf + pos, end, &num);
+        if (!after || !jj_token_ends_at(after, end)) {
+            err = JJ_ERR_NUMBER;
+            goto fail;
+        }
+        switch (num.kind) {
+        case JJ_NUM_INT64:
+            tape[t] = JJ_WORD(JJ_INT64, 0);
+            tape[t + 1] = (uint64_t)num.v.i;
+            break;
+        case JJ_NUM_UINT64:
+            tape[t] = JJ_WORD(JJ_UINT64, 0);
+            tape[t + 1] = num.v.u;
+            break;
+        case JJ_NUM_DOUBLE:
+            tape[t] = JJ_WORD(JJ_DOUBLE, 0);
+            tape[t + 1] = jj_double_bits(num.v.d);
+            break;
+        case JJ_NUM_BIGINT:
+            tape[t] = JJ_WORD(JJ_BIGINT, pos);
+            tape[t + 1] = (uint64_t)(after - (buf + pos));
+            break;
+        }
+        t += 2;
+        goto after_value;
+    }
+    default:
+        goto bad_value;
+    }
+
+object_key:
+    pos = idx[i++];
+    if (buf[pos] != '"') {
+        err = JJ_ERR_KEY;
+        goto fail;
+    }
+    {
+        const uint8_t *after = jj_string(p, buf, end, buf + pos, tape + t, &err);
+        if (err) {
+            pos = (size_t)(after - buf);
+            goto fail;
+        }
+        t += 2;
+    }
+    if (i >= n || buf[idx[i]] != ':') {
+        err = JJ_ERR_COLON;
+        pos = i < n ? idx[i] : len;
+        goto fail;
+    }
+    i++;
+    if (i >= n) {
+        err = JJ_ERR_VALUE;
+        pos = len;
+        goto fail;
+    }
+    goto value;
+
+after_value:
+    if (depth == 0) {
+        if (i != n) {
+            err = JJ_ERR_TRAILING;
+            pos = idx[i];
+            goto fail;
+        }
+        p->tape_len = t;
+        p->max_depth = max_depth;
+        return JJ_OK;
+    }
+    {
+        uint32_t open = stack[depth - 1];
+        tape[open + 1]++;
+        if (i >= n) {
+            err = JJ_ERR_COMMA;
+            pos = len;
+            goto fail;
+        }
+        pos = idx[i++];
+        uint8_t c = buf[pos];
+        if (jj_tape_type(tape[open]) == JJ_OBJECT) {
+            if (c == ',') {
+                if (i >= n) {
+                    err = JJ_ERR_KEY;
+                    pos = len;
+                    goto fail;
+                }
+                goto object_key;
+            }
+            if (c == '}') goto close;
+        } else {
+            if (c == ',') {
+                if (i >= n) {
+                    err = JJ_ERR_VALUE;
+                    pos = len;
+                    goto fail;
+                }
+                goto value;
+            }
+            if (c == ']') goto close;
+        }
+        err = JJ_ERR_COMMA;
+        goto fail;
+    }
+
+close: {
+    /* the closer always matches: only '}' closes an object above, only ']' an array */
+    uint32_t open = stack[--depth];
+    tape[t] = JJ_WORD(JJ_END, open);
+    tape[open] |= t;
+    t++;
+    goto after_value;
+}
+
+bad_value:
+    err = JJ_ERR_VALUE;
+fail:
+    p->tape_len = 0;
+    p->error_offset = pos;
+    return err;
+}

@@ -1,0 +1,315 @@
+/* Tape -> Python objects: exact-size lists and dicts, strings made at their final
+ * kind with one copy, short ASCII keys from a per-interpreter cache. Iterative, with
+ * its own stack, so depth is bounded by memory, not by the C stack. */
+#include <string.h>
+
+#include "state.h"
+
+/* ---- keys ---- */
+
+static inline uint64_t jj_load64(const uint8_t *p) {
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+static inline uint32_t jj_load32(const uint8_t *p) {
+    uint32_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/* Mixes the first and last bytes of a short key; full equality is checked on a hit. */
+static inline size_t jj_key_slot(const uint8_t *s, size_t len) {
+    uint64_t a, b;
+    if (len >= 8) {
+        a = jj_load64(s);
+        b = jj_load64(s + len - 8);
+    } else if (len >= 4) {
+        a = jj_load32(s);
+        b = jj_load32(s + len - 4);
+    } else {
+        a = len ? (uint64_t)s[0] | (uint64_t)s[len / 2] << 8 | (uint64_t)s[len - 1] << 16 : 0;
+        b = 0;
+    }
+    uint64_t h = (a * UINT64_C(0x9e3779b97f4a7c15)) ^ (b + len) * UINT64_C(0xc2b2ae3d27d4eb4f);
+    h ^= h >> 31;
+    return (size_t)(h & (JJ_KEY_CACHE_SLOTS - 1));
+}
+
+static inline PyObject *jj_ascii_str(const uint8_t *s, size_t len) {
+    PyObject *str = PyUnicode_New((Py_ssize_t)len, 127);
+    if (str) memcpy(PyUnicode_DATA(str), s, len);
+    return str;
+}
+
+#define JJ_HIGH_BITS UINT64_C(0x8080808080808080)
+
+/* Appends the ASCII run at *s (stopping at the first non-ASCII byte or at end) to d,
+ * eight bytes at a time. */
+#define JJ_COPY_ASCII_RUN(T, d, s, end)                                          \
+    while ((end) - (s) >= 8) {                                                   \
+        uint64_t word_ = jj_load64(s);                                           \
+        if (word_ & JJ_HIGH_BITS) break;                                         \
+        for (int k_ = 0; k_ < 8; k_++) (d)[k_] = (T)(s)[k_];                     \
+        (d) += 8;                                                                \
+        (s) += 8;                                                                \
+    }
+
+/* A str from UTF-8 the engine validated (lone surrogates possibly encoded in 3 bytes,
+ * which become lone surrogate code points, as 'surrogatepass' makes them). One pass
+ * counts the code points and finds the kind, the next writes them at that kind. */
+static PyObject *jj_utf8_str(const uint8_t *s, size_t len) {
+    size_t continuations = 0;
+    uint64_t any_lead4 = 0, any_lead3 = 0, any_wide_lead2 = 0;
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t x = jj_load64(s + i);
+        if (!(x & JJ_HIGH_BITS)) continue;
+        /* per byte, moved to bit 7: 10xxxxxx continuation, 1111xxxx, 1110xxxx, and
+         * 110xxxxx with any of bits 4..2 set (lead of U+0100..U+07FF) */
+        continuations += (size_t)__builtin_popcountll(x & ~(x << 1) & JJ_HIGH_BITS);
+        uint64_t top3 = x & (x << 1) & (x << 2);
+        any_lead4 |= top3 & (x << 3);
+        any_lead3 |= top3;
+        any_wide_lead2 |= x & (x << 1) & ~(x << 2) & ((x << 3) | (x << 4) | (x << 5));
+    }
+    for (; i < len; i++) {
+        uint64_t x = s[i];
+        continuations += (x & 0xc0) == 0x80;
+        uint64_t top3 = x & (x << 1) & (x << 2);
+        any_lead4 |= top3 & (x << 3);
+        any_lead3 |= top3;
+        any_wide_lead2 |= x & (x << 1) & ~(x << 2) & ((x << 3) | (x << 4) | (x << 5));
+    }
+    Py_UCS4 maxchar = (any_lead4 & JJ_HIGH_BITS)                                    ? 0x10ffff
+                      : ((any_lead3 | any_wide_lead2) & JJ_HIGH_BITS)               ? 0xffff
+                      : continuations                                                ? 0xff
+                                                                                     : 0x7f;
+    PyObject *str = PyUnicode_New((Py_ssize_t)(len - continuations), maxchar);
+    if (!str) return NULL;
+    const uint8_t *end = s + len;
+    if (maxchar <= 0xff) {
+        Py_UCS1 *d = PyUnicode_1BYTE_DATA(str);
+        while (s < end) {
+            JJ_COPY_ASCII_RUN(Py_UCS1, d, s, end);
+            if (s == end) break;
+            uint8_t b = *s;
+            if (b < 0x80) {
+                *d++ = b;
+                s++;
+            } else {
+                *d++ = (Py_UCS1)((b & 0x1f) << 6 | (s[1] & 0x3f));
+                s += 2;
+            }
+        }
+    } else if (maxchar == 0xffff) {
+        Py_UCS2 *d = PyUnicode_2BYTE_DATA(str);
+        while (s < end) {
+            JJ_COPY_ASCII_RUN(Py_UCS2, d, s, end);
+            if (s == end) break;
+            uint8_t b = *s;
+            if (b < 0x80) {
+                *d++ = b;
+                s++;
+            } else if (b < 0xe0) {
+                *d++ = (Py_UCS2)((b & 0x1f) << 6 | (s[1] & 0x3f));
+                s += 2;
+            } else {
+                *d++ = (Py_UCS2)((b & 0x0f) << 12 | (s[1] & 0x3f) << 6 | (s[2] & 0x3f));
+                s += 3;
+            }
+        }
+    } else {
+        Py_UCS4 *d = PyUnicode_4BYTE_DATA(str);
+        while (s < end) {
+            JJ_COPY_ASCII_RUN(Py_UCS4, d, s, end);
+            if (s == end) break;
+            uint8_t b = *s;
+            if (b < 0x80) {
+                *d++ = b;
+                s++;
+            } else if (b < 0xe0) {
+                *d++ = (Py_UCS4)(b & 0x1f) << 6 | (s[1] & 0x3f);
+                s += 2;
+            } else if (b < 0xf0) {
+                *d++ = (Py_UCS4)(b & 0x0f) << 12 | (Py_UCS4)(s[1] & 0x3f) << 6 | (s[2] & 0x3f);
+                s += 3;
+            } else {
+                *d++ = (Py_UCS4)(b & 0x07) << 18 | (Py_UCS4)(s[1] & 0x3f) << 12 |
+                       (Py_UCS4)(s[2] & 0x3f) << 6 | (s[3] & 0x3f);
+                s += 4;
+            }
+        }
+    }
+    return str;
+}
+
+/* Short keys compared without a libc call. */
+static inline int jj_same_bytes(const uint8_t *a, const uint8_t *b, size_t len) {
+    if (len >= 8) {
+        for (size_t i = 0; i + 8 < len; i += 8) {
+            if (jj_load64(a + i) != jj_load64(b + i)) return 0;
+        }
+        return jj_load64(a + len - 8) == jj_load64(b + len - 8);
+    }
+    if (len >= 4) return jj_load32(a) == jj_load32(b) && jj_load32(a + len - 4) == jj_load32(b + len - 4);
+    for (size_t i = 0; i < len; i++) {
+        if (a[i] != b[i]) return 0;
+    }
+    return 1;
+}
+
+static inline PyObject *jj_key(jj_state *st, const uint8_t *s, size_t len, unsigned flags) {
+    if (!(flags & JJ_STR_ASCII)) return jj_utf8_str(s, len);
+    if (len > JJ_KEY_CACHE_MAX_LEN) return jj_ascii_str(s, len);
+    PyObject **slot = &st->keys.slots[jj_key_slot(s, len)];
+    PyObject *cached = *slot;
+    if (cached && (size_t)PyUnicode_GET_LENGTH(cached) == len &&
+        jj_same_bytes(PyUnicode_DATA(cached), s, len)) {
+        Py_INCREF(cached);
+        return cached;
+    }
+    PyObject *str = jj_ascii_str(s, len);
+    if (!str) return NULL;
+    if (PyObject_Hash(str) == -1) { /* computed once here, reused by every dict */
+        Py_DECREF(str);
+        return NULL;
+    }
+    Py_INCREF(str);
+    Py_XSETREF(*slot, str);
+    return str;
+}
+
+void jj_key_cache_clear(jj_key_cache *cache) {
+    for (size_t i = 0; i < JJ_KEY_CACHE_SLOTS; i++) Py_CLEAR(cache->slots[i]);
+}
+
+/* ---- values ---- */
+
+static PyObject *jj_big_int(const uint8_t *digits, size_t len) {
+    char small[128];
+    char *text = len < sizeof small ? small : PyMem_Malloc(len + 1);
+    if (!text) return PyErr_NoMemory();
+    memcpy(text, digits, len);
+    text[len] = 0;
+    PyObject *v = PyLong_FromString(text, NULL, 10);
+    if (text != small) PyMem_Free(text);
+    return v;
+}
+
+static inline const uint8_t *jj_str_bytes(const jj_parser *p, const uint8_t *input, uint64_t w) {
+    return (jj_tape_str_flags(w) & JJ_STR_IN_INPUT ? input : p->strings) + jj_tape_str_offset(w);
+}
+
+typedef struct jj_frame {
+    PyObject *container;
+    Py_ssize_t next; /* list: index of the next item */
+    PyObject *key;   /* dict: key waiting for its value */
+} jj_frame;
+
+#define JJ_FRAMES_ON_STACK 64
+
+PyObject *jj_build_objects(jj_state *st, const jj_parser *p, const uint8_t *input) {
+    const uint64_t *tape = p->tape;
+    jj_frame local[JJ_FRAMES_ON_STACK];
+    jj_frame *frames = local;
+    if (p->max_depth > JJ_FRAMES_ON_STACK) {
+        frames = PyMem_Malloc(p->max_depth * sizeof *frames);
+        if (!frames) return PyErr_NoMemory();
+    }
+    size_t depth = 0;
+    size_t t = 0;
+    PyObject *value = NULL;
+
+    for (;;) {
+        uint64_t w = tape[t];
+        switch (jj_tape_type(w)) {
+        case JJ_NULL: value = Py_NewRef(Py_None); t += 1; break;
+        case JJ_TRUE: value = Py_NewRef(Py_True); t += 1; break;
+        case JJ_FALSE: value = Py_NewRef(Py_False); t += 1; break;
+        case JJ_INT64: value = PyLong_FromLongLong((long long)(int64_t)tape[t + 1]); t += 2; break;
+        case JJ_UINT64: value = PyLong_FromUnsignedLongLong((unsigned long long)tape[t + 1]); t += 2; break;
+        case JJ_DOUBLE: {
+            double d;
+            memcpy(&d, &tape[t + 1], sizeof d);
+            value = PyFloat_FromDouble(d);
+            t += 2;
+            break;
+        }
+        case JJ_BIGINT:
+            value = jj_big_int(input + jj_tape_payload(w), (size_t)tape[t + 1]);
+            t += 2;
+            break;
+        case JJ_STRING: {
+            const uint8_t *s = jj_str_bytes(p, input, w);
+            size_t len = (size_t)tape[t + 1];
+            value = jj_tape_str_flags(w) & JJ_STR_ASCII ? jj_ascii_str(s, len) : jj_utf8_str(s, len);
+            t += 2;
+            break;
+        }
+        case JJ_ARRAY: {
+            PyObject *list = PyList_New((Py_ssize_t)tape[t + 1]);
+            if (!list) goto fail;
+            frames[depth].container = list;
+            frames[depth].next = 0;
+            frames[depth].key = NULL;
+            depth++;
+            t += 2;
+            continue;
+        }
+        case JJ_OBJECT: {
+            PyObject *dict = _PyDict_NewPresized((Py_ssize_t)tape[t + 1]);
+            if (!dict) goto fail;
+            frames[depth].container = dict;
+            frames[depth].next = 0;
+            frames[depth].key = NULL;
+            depth++;
+            t += 2;
+            goto read_key;
+        }
+        case JJ_END:
+            value = frames[--depth].container;
+            t += 1;
+            break;
+        default:
+            PyErr_SetString(PyExc_SystemError, "jetjson: corrupt tape");
+            goto fail;
+        }
+        if (!value) goto fail;
+        if (depth == 0) break;
+        {
+            jj_frame *f = &frames[depth - 1];
+            /* in a dict a key always precedes the value, so no key means a list */
+            if (f->key == NULL) {
+                PyList_SET_ITEM(f->container, f->next, value);
+                f->next++;
+                continue;
+            }
+            int rc = PyDict_SetItem(f->container, f->key, value);
+            Py_DECREF(value);
+            Py_CLEAR(f->key);
+            value = NULL;
+            if (rc < 0) goto fail;
+        }
+    read_key: {
+        uint64_t k = tape[t];
+        if (jj_tape_type(k) == JJ_STRING) {
+            PyObject *key = jj_key(st, jj_str_bytes(p, input, k), (size_t)tape[t + 1], jj_tape_str_flags(k));
+            if (!key) goto fail;
+            frames[depth - 1].key = key;
+            t += 2;
+        }
+    }
+    }
+    if (frames != local) PyMem_Free(frames);
+    return value;
+
+fail:
+    while (depth > 0) {
+        depth--;
+        Py_XDECREF(frames[depth].key);
+        Py_DECREF(frames[depth].container);
+    }
+    if (frames != local) PyMem_Free(frames);
+    return NULL;
+}

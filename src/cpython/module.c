@@ -1,0 +1,356 @@
+/* The jetjson._jetjson extension: multi-phase init, per-interpreter state, and the
+ * decoding entry points. What the fast path does not handle (keyword arguments, input
+ * the engine refuses) goes to json.loads itself, so results and errors are json's. */
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "state.h"
+
+static inline jj_state *jj_get_state(PyObject *module) { return (jj_state *)PyModule_GetState(module); }
+
+/* ---- falling back to json ---- */
+
+/* Re-raises a json.JSONDecodeError as jetjson.JSONDecodeError with the same fields. */
+static void jj_convert_decode_error(jj_state *st) {
+    if (!PyErr_ExceptionMatches(st->json_decode_error)) return;
+#if PY_VERSION_HEX >= 0x030C0000
+    PyObject *exc = PyErr_GetRaisedException();
+#else
+    PyObject *type, *exc, *tb;
+    PyErr_Fetch(&type, &exc, &tb);
+    PyErr_NormalizeException(&type, &exc, &tb);
+    Py_XDECREF(type);
+    Py_XDECREF(tb);
+#endif
+    PyObject *msg = PyObject_GetAttrString(exc, "msg");
+    PyObject *doc = msg ? PyObject_GetAttrString(exc, "doc") : NULL;
+    PyObject *pos = doc ? PyObject_GetAttrString(exc, "pos") : NULL;
+    PyObject *ours = pos ? PyObject_CallFunctionObjArgs(st->JSONDecodeError, msg, doc, pos, NULL) : NULL;
+    Py_XDECREF(msg);
+    Py_XDECREF(doc);
+    Py_XDECREF(pos);
+    if (ours) {
+        PyErr_SetObject((PyObject *)Py_TYPE(ours), ours);
+        Py_DECREF(ours);
+        Py_DECREF(exc);
+    } else {
+        Py_DECREF(exc);
+    }
+}
+
+static PyObject *jj_json_loads(jj_state *st, PyObject *data, PyObject *kwargs, int count) {
+    PyObject *arg = PyMemoryView_Check(data) ? PyBytes_FromObject(data) : Py_NewRef(data);
+    if (!arg) return NULL;
+    PyObject *args = PyTuple_Pack(1, arg);
+    Py_DECREF(arg);
+    if (!args) return NULL;
+    PyObject *result = PyObject_Call(st->json_loads, args, kwargs);
+    Py_DECREF(args);
+    if (count) {
+        if (result) st->fallback_values++;
+        else st->fallback_errors++;
+    }
+    if (!result) jj_convert_decode_error(st);
+    return result;
+}
+
+/* Room for json's own recursion checks: its frames above the scanner. */
+#define JJ_RECURSION_MARGIN 8
+
+/* Whether json itself would have recursion room for `depth` nested containers here.
+ * Probed with the same counter json's scanner uses, so the answer follows the
+ * interpreter's limit (and the caller's own depth) on every Python version. */
+static int jj_recursion_room(size_t depth) {
+    size_t entered = 0;
+    int ok = 1;
+    for (; entered < depth + JJ_RECURSION_MARGIN; entered++) {
+        if (Py_EnterRecursiveCall(" while decoding a JSON document")) {
+            PyErr_Clear();
+            ok = 0;
+            break;
+        }
+    }
+    while (entered--) Py_LeaveRecursiveCall();
+    return ok;
+}
+
+/* ---- loads ---- */
+
+/* Objects from a parsed tape. NULL with *to_json set when json must decide instead
+ * (not enough recursion room, or an int over sys.get_int_max_str_digits()). */
+static PyObject *jj_objects(jj_state *st, const jj_parser *p, const uint8_t *buf, int *to_json) {
+    *to_json = 0;
+    if (!jj_recursion_room(p->max_depth)) {
+        *to_json = 1;
+        return NULL;
+    }
+    int gc_was_enabled = PyGC_Disable();
+    PyObject *result = jj_build_objects(st, p, buf);
+    if (gc_was_enabled) PyGC_Enable();
+    if (!result && !PyErr_ExceptionMatches(PyExc_MemoryError)) {
+        PyErr_Clear();
+        *to_json = 1;
+    }
+    return result;
+}
+
+static PyObject *jj_loads_fast(jj_state *st, PyObject *data) {
+    jj_thread_parser *tp = jj_thread_parser_get();
+    if (!tp) return PyErr_NoMemory();
+    jj_input in;
+    if (jj_input_open(data, tp, &in) < 0) return NULL;
+    PyObject *result = NULL;
+    int to_json = 1, refused = 0;
+    if (!in.needs_json) {
+        if (jj_parse(&tp->parser, in.buf, in.len) == JJ_OK) {
+            result = jj_objects(st, &tp->parser, in.buf, &to_json);
+        } else if (tp->parser.error == JJ_ERR_NOMEM) {
+            PyErr_NoMemory();
+            to_json = 0;
+        } else {
+            refused = 1;
+        }
+    }
+    jj_input_close(&in);
+    jj_thread_parser_trim(tp);
+    if (to_json) result = jj_json_loads(st, data, NULL, refused);
+    return result;
+}
+
+static const char *const jj_loads_keywords[] = {
+    "cls", "object_hook", "parse_float", "parse_int", "parse_constant", "object_pairs_hook", NULL,
+};
+
+/* json.loads takes its own fast path when these are all None and nothing else is given. */
+static int jj_keywords_are_defaults(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    Py_ssize_t n = PyTuple_GET_SIZE(kwnames);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (args[nargs + i] != Py_None) return 0;
+        int known = 0;
+        for (const char *const *k = jj_loads_keywords; *k; k++) {
+            if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, i), *k) == 0) known = 1;
+        }
+        if (!known) return 0;
+    }
+    return 1;
+}
+
+static PyObject *jj_loads(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    jj_state *st = jj_get_state(module);
+    if (nargs == 1 && (!kwnames || jj_keywords_are_defaults(args, nargs, kwnames)))
+        return jj_loads_fast(st, args[0]);
+    /* anything else is json's business, argument errors included */
+    PyObject *kwargs = NULL;
+    PyObject *positional = PyTuple_New(nargs);
+    if (!positional) return NULL;
+    for (Py_ssize_t i = 0; i < nargs; i++) PyTuple_SET_ITEM(positional, i, Py_NewRef(args[i]));
+    if (kwnames) {
+        kwargs = PyDict_New();
+        for (Py_ssize_t i = 0; kwargs && i < PyTuple_GET_SIZE(kwnames); i++) {
+            if (PyDict_SetItem(kwargs, PyTuple_GET_ITEM(kwnames, i), args[nargs + i]) < 0) Py_CLEAR(kwargs);
+        }
+        if (!kwargs) {
+            Py_DECREF(positional);
+            return NULL;
+        }
+    }
+    PyObject *result;
+    if (nargs == 1 && PyMemoryView_Check(args[0])) {
+        result = jj_json_loads(st, args[0], kwargs, 0);
+    } else {
+        result = PyObject_Call(st->json_loads, positional, kwargs);
+        if (!result) jj_convert_decode_error(st);
+    }
+    Py_DECREF(positional);
+    Py_XDECREF(kwargs);
+    return result;
+}
+
+/* ---- load_file ---- */
+
+static PyObject *jj_load_file(PyObject *module, PyObject *arg) {
+    jj_state *st = jj_get_state(module);
+    PyObject *path_bytes = NULL;
+    if (!PyUnicode_FSConverter(arg, &path_bytes)) return NULL;
+    const char *path = PyBytes_AS_STRING(path_bytes);
+    PyObject *result = NULL;
+    int fd;
+    Py_BEGIN_ALLOW_THREADS
+    fd = open(path, O_RDONLY | O_CLOEXEC);
+    Py_END_ALLOW_THREADS
+    if (fd < 0) {
+        PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, arg);
+        Py_DECREF(path_bytes);
+        return NULL;
+    }
+    struct stat info;
+    if (fstat(fd, &info) < 0 || S_ISDIR(info.st_mode)) {
+        if (S_ISDIR(info.st_mode)) errno = EISDIR;
+        PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, arg);
+        goto done;
+    }
+    size_t len = (size_t)info.st_size;
+    const uint8_t *map = NULL;
+    if (len > 0) {
+        void *m;
+        Py_BEGIN_ALLOW_THREADS
+        m = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+        Py_END_ALLOW_THREADS
+        if (m == MAP_FAILED) {
+            PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, arg);
+            goto done;
+        }
+        map = m;
+    }
+    jj_thread_parser *tp = jj_thread_parser_get();
+    if (!tp) {
+        PyErr_NoMemory();
+    } else {
+        const uint8_t *buf = map ? map : (const uint8_t *)"";
+        int to_json = 1, refused = 0;
+        if (jj_bytes_need_json(buf, len)) {
+            /* json's encoding detection applies */
+        } else if (jj_parse(&tp->parser, buf, len) == JJ_OK) {
+            result = jj_objects(st, &tp->parser, buf, &to_json);
+        } else if (tp->parser.error == JJ_ERR_NOMEM) {
+            PyErr_NoMemory();
+            to_json = 0;
+        } else {
+            refused = 1;
+        }
+        jj_thread_parser_trim(tp);
+        if (to_json) {
+            PyObject *bytes = PyBytes_FromStringAndSize((const char *)buf, (Py_ssize_t)len);
+            if (bytes) result = jj_json_loads(st, bytes, NULL, refused);
+            Py_XDECREF(bytes);
+        }
+    }
+    if (map) munmap((void *)map, len);
+done:
+    close(fd);
+    Py_DECREF(path_bytes);
+    return result;
+}
+
+/* ---- small functions ---- */
+
+static PyObject *jj_release(PyObject *module, PyObject *unused) {
+    (void)module;
+    (void)unused;
+    jj_thread_parser_release();
+    Py_RETURN_NONE;
+}
+
+static PyObject *jj_features(PyObject *module, PyObject *unused) {
+    (void)module;
+    (void)unused;
+    PyObject *isas = PyList_New(0);
+    if (!isas) return NULL;
+    for (const jj_kernels *const *k = jj_kernels_all(); *k; k++) {
+        PyObject *name = PyUnicode_FromString((*k)->name);
+        if (!name || PyList_Append(isas, name) < 0) {
+            Py_XDECREF(name);
+            Py_DECREF(isas);
+            return NULL;
+        }
+        Py_DECREF(name);
+    }
+#if defined(__clang__)
+    const char *compiler = "clang " __clang_version__;
+#elif defined(__GNUC__)
+    const char *compiler = "gcc " __VERSION__;
+#else
+    const char *compiler = "unknown";
+#endif
+    return Py_BuildValue("{s:s,s:N,s:s,s:n,s:i}", "isa", jj_kernels_active()->name,
+                         "available_isas", isas, "compiler", compiler,
+                         "key_cache_slots", (Py_ssize_t)JJ_KEY_CACHE_SLOTS,
+                         "recursion_margin", JJ_RECURSION_MARGIN);
+}
+
+/* Counters for the tests: how often json had to decide after the engine refused. */
+static PyObject *jj_stats(PyObject *module, PyObject *unused) {
+    (void)unused;
+    jj_state *st = jj_get_state(module);
+    return Py_BuildValue("{s:n,s:n}", "fallback_values", st->fallback_values,
+                         "fallback_errors", st->fallback_errors);
+}
+
+static PyMethodDef jj_methods[] = {
+    {"loads", (PyCFunction)(void (*)(void))jj_loads, METH_FASTCALL | METH_KEYWORDS,
+     "loads(s, **kw)\n--\n\nDeserialize s (str, bytes, bytearray or memoryview) like json.loads."},
+    {"load_file", jj_load_file, METH_O,
+     "load_file(path)\n--\n\nDeserialize the JSON file at path (memory-mapped)."},
+    {"release", jj_release, METH_NOARGS,
+     "release()\n--\n\nFree the parser buffers kept by the calling thread."},
+    {"features", jj_features, METH_NOARGS,
+     "features()\n--\n\nThe kernel in use and facts about this build."},
+    {"_stats", jj_stats, METH_NOARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+/* ---- module lifecycle ---- */
+
+static int jj_exec(PyObject *module) {
+    jj_state *st = jj_get_state(module);
+    (void)jj_kernels_active(); /* choose (and honour JETJSON_FORCE_ISA) at import */
+    PyObject *json = PyImport_ImportModule("json");
+    if (!json) return -1;
+    st->json_loads = PyObject_GetAttrString(json, "loads");
+    st->json_decode_error = PyObject_GetAttrString(json, "JSONDecodeError");
+    Py_DECREF(json);
+    if (!st->json_loads || !st->json_decode_error) return -1;
+    st->JSONDecodeError = PyErr_NewExceptionWithDoc(
+        "jetjson.JSONDecodeError",
+        "Invalid JSON: a json.JSONDecodeError with the same msg, doc, pos, lineno and colno.",
+        st->json_decode_error, NULL);
+    if (!st->JSONDecodeError) return -1;
+    if (PyModule_AddObjectRef(module, "JSONDecodeError", st->JSONDecodeError) < 0) return -1;
+    return 0;
+}
+
+static int jj_traverse(PyObject *module, visitproc visit, void *arg) {
+    jj_state *st = jj_get_state(module);
+    if (!st) return 0;
+    Py_VISIT(st->JSONDecodeError);
+    Py_VISIT(st->json_loads);
+    Py_VISIT(st->json_decode_error);
+    return 0;
+}
+
+static int jj_clear(PyObject *module) {
+    jj_state *st = jj_get_state(module);
+    if (!st) return 0;
+    Py_CLEAR(st->JSONDecodeError);
+    Py_CLEAR(st->json_loads);
+    Py_CLEAR(st->json_decode_error);
+    jj_key_cache_clear(&st->keys);
+    return 0;
+}
+
+static void jj_free(void *module) { jj_clear((PyObject *)module); }
+
+static PyModuleDef_Slot jj_slots[] = {
+    {Py_mod_exec, jj_exec},
+#if PY_VERSION_HEX >= 0x030C0000
+    {Py_mod_multiple_interpreters, Py_MOD_PER_INTERPRETER_GIL_SUPPORTED},
+#endif
+    {0, NULL},
+};
+
+static struct PyModuleDef jj_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "jetjson._jetjson",
+    .m_doc = "jetjson's C extension: the engine's Python binding.",
+    .m_size = sizeof(jj_state),
+    .m_methods = jj_methods,
+    .m_slots = jj_slots,
+    .m_traverse = jj_traverse,
+    .m_clear = jj_clear,
+    .m_free = jj_free,
+};
+
+PyMODINIT_FUNC PyInit__jetjson(void) { return PyModuleDef_Init(&jj_module); }

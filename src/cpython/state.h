@@ -1,0 +1,58 @@
+/* Per-interpreter module state and the pieces of the binding that share it. */
+#ifndef JJ_CPYTHON_STATE_H
+#define JJ_CPYTHON_STATE_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "jetjson.h"
+
+/* Short ASCII keys seen recently, as ready (hashed) str objects. */
+#define JJ_KEY_CACHE_SLOTS 4096
+#define JJ_KEY_CACHE_MAX_LEN 64
+
+typedef struct jj_key_cache {
+    PyObject *slots[JJ_KEY_CACHE_SLOTS];
+} jj_key_cache;
+
+typedef struct jj_state {
+    PyObject *JSONDecodeError;   /* jetjson.JSONDecodeError */
+    PyObject *json_loads;        /* json.loads, for what the fast path leaves to json */
+    PyObject *json_decode_error; /* json.JSONDecodeError */
+    jj_key_cache keys;
+    Py_ssize_t fallback_values;  /* engine refused, json accepted: should stay 0 */
+    Py_ssize_t fallback_errors;  /* engine refused, json raised */
+} jj_state;
+
+/* decode.c: tape -> Python objects. Returns NULL with an exception set. */
+PyObject *jj_build_objects(jj_state *st, const jj_parser *p, const uint8_t *input);
+void jj_key_cache_clear(jj_key_cache *cache);
+
+/* input.c: the bytes to parse from a bytes/bytearray/memoryview/str object. */
+typedef struct jj_input {
+    const uint8_t *buf;
+    size_t len;
+    Py_buffer view;
+    int has_view;
+    int needs_json; /* bytes in UTF-16/32 or with a BOM: json's own detection applies */
+} jj_input;
+struct jj_thread_parser;
+int jj_input_open(PyObject *obj, struct jj_thread_parser *tp, jj_input *in);
+void jj_input_close(jj_input *in);
+/* json.detect_encoding would pick something other than plain UTF-8 for these bytes. */
+int jj_bytes_need_json(const uint8_t *b, size_t len);
+
+/* thread_parser.c: one parser (and a transcoding buffer) per thread. */
+typedef struct jj_thread_parser {
+    jj_parser parser;
+    uint8_t *scratch;
+    size_t scratch_cap;
+} jj_thread_parser;
+jj_thread_parser *jj_thread_parser_get(void);
+void jj_thread_parser_release(void);
+/* After a call: drops buffers that grew past the retention limit. */
+void jj_thread_parser_trim(jj_thread_parser *tp);
+/* Makes room for n bytes of scratch; 0 on allocation failure. */
+int jj_thread_scratch_reserve(jj_thread_parser *tp, size_t n);
+
+#endif

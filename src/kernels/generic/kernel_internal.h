@@ -1,0 +1,37 @@
+/* Shared declarations for the kernel files: every ISA's kernel.c defines the shim
+ * (block classification, prefix xor, string scan step) and then includes
+ * stage1_body.h, which is written once for all ISAs. */
+#ifndef JJ_KERNEL_INTERNAL_H
+#define JJ_KERNEL_INTERNAL_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "jetjson.h"
+
+/* One 64-byte block classified into bit masks (bit i = byte i of the block). */
+typedef struct jj_block_masks {
+    uint64_t quote;     /* '"' */
+    uint64_t backslash; /* '\\' */
+    uint64_t op;        /* {}[]:, (may include a few control bytes, see below) */
+    uint64_t space;     /* ' ', '\t', '\n', '\r' */
+    uint64_t high;      /* bytes >= 0x80 */
+} jj_block_masks;
+
+/* The kernel sets, defined in each kernel file. */
+extern const jj_kernels jj_kernels_scalar;
+#if defined(JJ_HAVE_X86_KERNELS)
+extern const jj_kernels jj_kernels_sse42;
+extern const jj_kernels jj_kernels_avx2;
+#endif
+#if defined(JJ_HAVE_NEON_KERNELS)
+extern const jj_kernels jj_kernels_neon;
+#endif
+
+/* Validates UTF-8 (surrogates allowed) from `pos` until at least `stop`, reading no
+ * byte at or past `len`. Returns the position after the last complete character, or
+ * (size_t)-1 with *err_off set at the first bad byte. */
+size_t jj_utf8_validate_span(const uint8_t *buf, size_t len, size_t pos, size_t stop,
+                             size_t *err_off);
+
+#endif

@@ -1,0 +1,156 @@
+/* Stage 1 and the string scanner, written once and compiled per ISA.
+ *
+ * The including file defines, before including this one:
+ *   JJ_ISA_NAME                    string name of the ISA
+ *   JJ_KERNELS_SYMBOL              name of the jj_kernels object to define
+ *   static void jj_classify(const uint8_t *block64, jj_block_masks *m)
+ *   static uint64_t jj_prefix_xor(uint64_t x)
+ *   JJ_SCAN_STEP                   bytes the string scanner handles per step
+ *   static uint32_t jj_scan_step(const uint8_t *p, uint8_t *high)
+ *       bit i set when p[i] is '"', '\\' or < 0x20; ORs the bytes into *high
+ * and, for a SIMD ISA, JJ_VEC_BYTES and the vector operations of utf8_body.h.
+ */
+#include "kernel_internal.h"
+
+static inline int jj_ctz64(uint64_t x) { return __builtin_ctzll(x); }
+static inline int jj_popcount64(uint64_t x) { return __builtin_popcountll(x); }
+
+/* Bytes preceded by an odd run of backslashes. Backslashes are rare, so each one is
+ * visited; *carry says whether byte 0 of the next block is escaped. */
+static inline uint64_t jj_escaped_bytes(uint64_t backslash, uint64_t *carry) {
+    uint64_t escaped = *carry;
+    backslash &= ~escaped; /* a backslash that is itself escaped escapes nothing */
+    *carry = 0;
+    while (backslash) {
+        int i = jj_ctz64(backslash);
+        backslash &= backslash - 1;
+        if (i == 63) {
+            *carry = 1;
+        } else {
+            uint64_t next = UINT64_C(1) << (i + 1);
+            escaped |= next;
+            backslash &= ~next;
+        }
+    }
+    return escaped;
+}
+
+/* Appends the positions of the set bits of `bits` (offset by `base`) to out. */
+static inline uint32_t *jj_flatten(uint32_t *out, uint32_t base, uint64_t bits) {
+    int count = jj_popcount64(bits);
+    uint32_t *stop = out + count;
+    while (bits) {
+        /* unrolled by four: writes past `stop` land in room the caller reserved */
+        out[0] = base + (uint32_t)jj_ctz64(bits);
+        bits &= bits - 1;
+        out[1] = base + (uint32_t)(bits ? jj_ctz64(bits) : 0);
+        bits &= bits - 1;
+        out[2] = base + (uint32_t)(bits ? jj_ctz64(bits) : 0);
+        bits &= bits - 1;
+        out[3] = base + (uint32_t)(bits ? jj_ctz64(bits) : 0);
+        bits &= bits - 1;
+        out += 4;
+    }
+    return stop;
+}
+
+#if defined(JJ_VEC_BYTES)
+#include "utf8_body.h"
+#endif
+
+static size_t jj_stage1(const uint8_t *buf, size_t len, uint32_t *out, jj_error *err,
+                        size_t *err_off) {
+    uint32_t *w = out;
+#if defined(JJ_VEC_BYTES)
+    jj_utf8_state utf8;
+    jj_utf8_init(&utf8);
+#endif
+    uint64_t escape_carry = 0;   /* byte 0 of this block is escaped */
+    uint64_t in_string = 0;      /* all ones when the block starts inside a string */
+    uint64_t scalar_carry = 0;   /* the last byte of the previous block was in a token */
+    size_t utf8_done = 0;        /* input validated up to here */
+    uint8_t tail[64];
+
+    for (size_t base = 0; base < len; base += 64) {
+        const uint8_t *block = buf + base;
+        size_t n = len - base;
+        if (n < 64) {
+            memset(tail, ' ', sizeof tail);
+            memcpy(tail, block, n);
+            block = tail;
+        }
+        jj_block_masks m;
+        jj_classify(block, &m);
+
+#if defined(JJ_VEC_BYTES)
+        (void)utf8_done;
+        jj_utf8_check_block(&utf8, block, m.high);
+#else
+        if (m.high && base + 64 > utf8_done) {
+            size_t first = base + (size_t)jj_ctz64(m.high);
+            size_t from = first > utf8_done ? first : utf8_done;
+            size_t stop = base + (n < 64 ? n : 64);
+            size_t done = jj_utf8_validate_span(buf, len, from, stop, err_off);
+            if (done == (size_t)-1) {
+                *err = JJ_ERR_UTF8;
+                return 0;
+            }
+            utf8_done = done;
+        }
+#endif
+
+        uint64_t escaped = (m.backslash | escape_carry) ? jj_escaped_bytes(m.backslash, &escape_carry) : 0;
+        uint64_t quotes = m.quote & ~escaped;
+        uint64_t strings = jj_prefix_xor(quotes) ^ in_string; /* opening quote in, closing out */
+        in_string = (uint64_t)((int64_t)strings >> 63);
+
+        uint64_t outside = ~strings;
+        uint64_t op = m.op & outside;
+        uint64_t scalar = ~(m.op | m.space | m.quote) & outside;
+        uint64_t token_start = scalar & ~((scalar << 1) | scalar_carry);
+        scalar_carry = scalar >> 63;
+        uint64_t opening_quotes = quotes & strings;
+        w = jj_flatten(w, (uint32_t)base, op | opening_quotes | token_start);
+    }
+#if defined(JJ_VEC_BYTES)
+    if (jj_utf8_failed(&utf8)) {
+        /* find the exact offset the slow way; this is the error path */
+        if (jj_utf8_validate_span(buf, len, 0, len, err_off) != (size_t)-1) *err_off = len;
+        *err = JJ_ERR_UTF8;
+        return 0;
+    }
+#endif
+    if (in_string) {
+        *err = JJ_ERR_UNCLOSED_STRING;
+        *err_off = len;
+        return 0;
+    }
+    *err = JJ_OK;
+    return (size_t)(w - out);
+}
+
+static inline size_t jj_scan_string(const uint8_t *p, const uint8_t *end, uint8_t *high) {
+    const uint8_t *start = p;
+    while ((size_t)(end - p) >= JJ_SCAN_STEP) {
+        uint32_t hits = jj_scan_step(p, high);
+        if (hits) return (size_t)(p - start) + (size_t)__builtin_ctz(hits);
+        p += JJ_SCAN_STEP;
+    }
+    uint8_t acc = 0;
+    for (; p < end; p++) {
+        uint8_t c = *p;
+        if (c == '"' || c == '\\' || c < 0x20) break;
+        acc |= c;
+    }
+    *high |= acc;
+    return (size_t)(p - start);
+}
+
+#include "stage2_body.h"
+
+const jj_kernels JJ_KERNELS_SYMBOL = {
+    JJ_ISA_NAME,
+    jj_stage1,
+    jj_scan_string,
+    jj_stage2,
+};

@@ -1,0 +1,85 @@
+/* NEON kernels (arm64): four 16-byte vectors per 64-byte block, nibble lookups via tbl. */
+#include <arm_neon.h>
+
+#include "kernel_internal.h"
+
+#define JJ_ISA_NAME "neon"
+#define JJ_KERNELS_SYMBOL jj_kernels_neon
+#define JJ_SCAN_STEP 16
+
+static const uint8_t jj_space_bytes[16] = {' ', 0, 1, 1, 1, 1, 1, 1, 1, '\t', '\n', 1, 1, '\r', 1, 1};
+static const uint8_t jj_op_bytes[16] = {1, 0, 1, 1, 1, 1, 1, 1, 1, 1, ':', '{', ',', '}', 1, 1};
+
+/* One bit per byte of a 16-byte comparison result (all-ones or zero lanes). */
+static inline uint64_t jj_bits16(uint8x16_t lanes) {
+    static const uint8_t weights[16] = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
+    uint8x16_t picked = vandq_u8(lanes, vld1q_u8(weights));
+    uint8_t lo = vaddv_u8(vget_low_u8(picked));
+    uint8_t hi = vaddv_u8(vget_high_u8(picked));
+    return (uint64_t)lo | (uint64_t)hi << 8;
+}
+
+static inline void jj_classify(const uint8_t *block, jj_block_masks *m) {
+    uint8x16_t space_table = vld1q_u8(jj_space_bytes);
+    uint8x16_t op_table = vld1q_u8(jj_op_bytes);
+    uint8x16_t low_nibble = vdupq_n_u8(0x0f);
+    uint64_t quote = 0, backslash = 0, op = 0, space = 0, high = 0;
+    for (int i = 0; i < 4; i++) {
+        uint8x16_t v = vld1q_u8(block + 16 * i);
+        uint8x16_t folded = vorrq_u8(v, vdupq_n_u8(0x20));
+        /* tbl gives 0 for an index >= 16, like pshufb for a set high bit */
+        uint8x16_t space_idx = vandq_u8(v, low_nibble);
+        uint8x16_t space_hit = vceqq_u8(vqtbl1q_u8(space_table, space_idx), v);
+        uint8x16_t op_idx = vandq_u8(folded, low_nibble);
+        uint8x16_t op_hit = vceqq_u8(vqtbl1q_u8(op_table, op_idx), folded);
+        int shift = 16 * i;
+        quote |= jj_bits16(vceqq_u8(v, vdupq_n_u8('"'))) << shift;
+        backslash |= jj_bits16(vceqq_u8(v, vdupq_n_u8('\\'))) << shift;
+        space |= jj_bits16(space_hit) << shift;
+        op |= jj_bits16(op_hit) << shift;
+        high |= jj_bits16(vcgeq_u8(v, vdupq_n_u8(0x80))) << shift;
+    }
+    m->quote = quote;
+    m->backslash = backslash;
+    m->op = op;
+    m->space = space;
+    m->high = high;
+}
+
+/* Shifts rather than vmull_p64, which would need the crypto extension. */
+static inline uint64_t jj_prefix_xor(uint64_t x) {
+    x ^= x << 1;
+    x ^= x << 2;
+    x ^= x << 4;
+    x ^= x << 8;
+    x ^= x << 16;
+    x ^= x << 32;
+    return x;
+}
+
+static inline uint32_t jj_scan_step(const uint8_t *p, uint8_t *high) {
+    uint8x16_t v = vld1q_u8(p);
+    uint8x16_t hits = vorrq_u8(vorrq_u8(vceqq_u8(v, vdupq_n_u8('"')), vceqq_u8(v, vdupq_n_u8('\\'))),
+                               vcltq_u8(v, vdupq_n_u8(0x20)));
+    uint32_t bits = (uint32_t)jj_bits16(hits);
+    uint32_t before = bits ? (bits & (0u - bits)) - 1u : 0xffffu;
+    if ((uint32_t)jj_bits16(vcgeq_u8(v, vdupq_n_u8(0x80))) & before) *high |= 0x80;
+    return bits;
+}
+
+/* vector operations for utf8_body.h */
+typedef uint8x16_t jj_vec;
+#define JJ_VEC_BYTES 16
+static inline jj_vec jj_vload(const uint8_t *p) { return vld1q_u8(p); }
+static inline jj_vec jj_vsplat(uint8_t c) { return vdupq_n_u8(c); }
+static inline jj_vec jj_vand(jj_vec a, jj_vec b) { return vandq_u8(a, b); }
+static inline jj_vec jj_vor(jj_vec a, jj_vec b) { return vorrq_u8(a, b); }
+static inline jj_vec jj_vxor(jj_vec a, jj_vec b) { return veorq_u8(a, b); }
+static inline jj_vec jj_vsubs_u8(jj_vec a, jj_vec b) { return vqsubq_u8(a, b); }
+static inline jj_vec jj_vtable16(const uint8_t *t) { return vld1q_u8(t); }
+static inline jj_vec jj_vlookup(jj_vec table, jj_vec idx) { return vqtbl1q_u8(table, idx); }
+static inline jj_vec jj_vhigh_nibble(jj_vec v) { return vshrq_n_u8(v, 4); }
+#define jj_vprev(cur, prev, n) vextq_u8((prev), (cur), 16 - (n))
+static inline int jj_vnonzero(jj_vec v) { return vmaxvq_u8(v) != 0; }
+
+#include "stage1_body.h"

@@ -1,0 +1,61 @@
+/* Tiny helpers shared by the C tests: checks that count, files, and a tape printer. */
+#ifndef JJ_TEST_UTIL_H
+#define JJ_TEST_UTIL_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jetjson.h"
+
+static int jj_tests_passed, jj_tests_failed;
+
+#define CHECK(cond, ...)                                                        \
+    do {                                                                        \
+        if (cond) {                                                             \
+            jj_tests_passed++;                                                  \
+        } else {                                                                \
+            jj_tests_failed++;                                                  \
+            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
+            fprintf(stderr, __VA_ARGS__);                                       \
+            fputc('\n', stderr);                                                \
+        }                                                                       \
+    } while (0)
+
+static int jj_test_report(void) {
+    printf("%d passed, %d failed\n", jj_tests_passed, jj_tests_failed);
+    return jj_tests_failed ? 1 : 0;
+}
+
+/* Reads a whole file; NULL when missing. */
+static uint8_t *jj_read_file(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *buf = malloc(size > 0 ? (size_t)size : 1);
+    if (!buf || fread(buf, 1, (size_t)size, f) != (size_t)size) {
+        free(buf);
+        fclose(f);
+        return NULL;
+    }
+    fclose(f);
+    *len = (size_t)size;
+    return buf;
+}
+
+/* The shared data folder: $JETJSON_DATA, else ../shared/data from the source root. */
+static const char *jj_data_dir(void) {
+    const char *env = getenv("JETJSON_DATA");
+    if (env && *env) return env;
+#ifdef JJ_SOURCE_ROOT
+    static char path[4096];
+    snprintf(path, sizeof path, "%s/../shared/data", JJ_SOURCE_ROOT);
+    return path;
+#else
+    return "../shared/data";
+#endif
+}
+
+#endif
