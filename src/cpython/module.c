@@ -187,8 +187,9 @@ static PyObject *jj_load_file(PyObject *module, PyObject *arg) {
         return NULL;
     }
     struct stat info;
-    if (fstat(fd, &info) < 0 || S_ISDIR(info.st_mode)) {
-        if (S_ISDIR(info.st_mode)) errno = EISDIR;
+    int stat_failed = fstat(fd, &info) < 0;
+    if (stat_failed || S_ISDIR(info.st_mode)) {
+        if (!stat_failed) errno = EISDIR;
         PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, arg);
         goto done;
     }

@@ -18,6 +18,18 @@ typedef struct jj_block_masks {
     uint64_t high;      /* bytes >= 0x80 */
 } jj_block_masks;
 
+/* Prefix XOR with shifts: bit i becomes the XOR of bits 0..i. For ISAs without a
+ * carry-less multiply (or where using it needs an extension). */
+static inline uint64_t jj_prefix_xor_shifts(uint64_t x) {
+    x ^= x << 1;
+    x ^= x << 2;
+    x ^= x << 4;
+    x ^= x << 8;
+    x ^= x << 16;
+    x ^= x << 32;
+    return x;
+}
+
 /* The kernel sets, defined in each kernel file. */
 extern const jj_kernels jj_kernels_scalar;
 #if defined(JJ_HAVE_X86_KERNELS)

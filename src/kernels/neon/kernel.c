@@ -47,15 +47,7 @@ static inline void jj_classify(const uint8_t *block, jj_block_masks *m) {
 }
 
 /* Shifts rather than vmull_p64, which would need the crypto extension. */
-static inline uint64_t jj_prefix_xor(uint64_t x) {
-    x ^= x << 1;
-    x ^= x << 2;
-    x ^= x << 4;
-    x ^= x << 8;
-    x ^= x << 16;
-    x ^= x << 32;
-    return x;
-}
+static inline uint64_t jj_prefix_xor(uint64_t x) { return jj_prefix_xor_shifts(x); }
 
 static inline uint32_t jj_scan_step(const uint8_t *p, uint8_t *high) {
     uint8x16_t v = vld1q_u8(p);
