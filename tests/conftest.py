@@ -11,10 +11,8 @@ Test modules import the helpers below with ``from conftest import ...`` (pytest'
 import json
 import math
 import os
-import pickle
 import re
 import struct
-import sys
 
 import pytest
 
@@ -178,25 +176,6 @@ def assert_same_value(actual, expected, what=""):
         pytest.fail(f"jetjson result differs from json{' for ' + what if what else ''}: {diff}")
 
 
-def _fast_pickle(obj):
-    import io
-    buf = io.BytesIO()
-    p = pickle.Pickler(buf, protocol=4)
-    p.fast = True  # no memo: shared (cached) objects pickle like distinct ones
-    p.dump(obj)
-    return buf.getvalue()
-
-
-def assert_same_value_fast(actual, expected, what=""):
-    """Like assert_same_value, but uses a C-speed typed comparison first (pickle encodes the
-    types, float bits and dict order) and only walks the values to explain a difference."""
-    if actual == expected and _fast_pickle(actual) == _fast_pickle(expected):
-        return
-    assert_same_value(actual, expected, what)
-    pytest.fail(f"jetjson result differs from json{' for ' + what if what else ''} "
-                "(pickled forms differ)")
-
-
 # --------------------------------------------------------------------------------------
 # Outcome comparison: same value, or the same exception
 # --------------------------------------------------------------------------------------
@@ -270,7 +249,7 @@ def exception_difference(got, exp, jetjson_module=None, exact_decode_type=True,
 
 
 def assert_same_outcome(got, exp, what="", jetjson_module=None, exact_decode_type=True,
-                        exact_recursion_message=False, fast=False):
+                        exact_recursion_message=False):
     """got/exp are results of capture(): both values (typed-equal) or both Raised with the
     same exception: for JSONDecodeError the same msg, pos, lineno, colno, doc (and the type
     jetjson.JSONDecodeError unless exact_decode_type is False); otherwise the same type and
@@ -288,10 +267,7 @@ def assert_same_outcome(got, exp, what="", jetjson_module=None, exact_decode_typ
     if isinstance(got, Raised):
         pytest.fail(f"json returned {exp!r:.300} but jetjson raised "
                     f"{type(got.exc).__name__}: {str(got.exc)[:300]}{label}")
-    if fast:
-        assert_same_value_fast(got, exp, what)
-    else:
-        assert_same_value(got, exp, what)
+    assert_same_value(got, exp, what)
 
 
 def input_forms(data):

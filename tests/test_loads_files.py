@@ -295,6 +295,11 @@ def padded_doc(n, tail):
     return doc
 
 
+def array_ending_at(n):
+    items = b"1," * ((n - 3) // 2) + b"1"
+    return b"[" + b" " * (n - 2 - len(items)) + items + b"]"
+
+
 @pytest.mark.parametrize("n", sorted({4095, 4096, 4097, PAGE, 2 * PAGE, 8191, 8193}))
 def test_files_at_page_sizes(tmp_path, n):
     docs = [
@@ -304,7 +309,7 @@ def test_files_at_page_sizes(tmp_path, n):
         b" " * (n - 5) + b"false",
         b" " * (n - 4) + b"null",
         b'"' + b"s" * (n - 2) + b'"',  # string ending at the last byte
-        b"[" + b"1," * ((n - 2) // 2) + b"1" * ((n - 2) % 2 + 0) + b"]",
+        array_ending_at(n),  # "]" at the last byte
         b" " * (n - 7) + b"1.5e+10",
         b'"' + b"s" * (n - 1),  # unterminated string at the end
         b" " * (n - 3) + b"tru",

@@ -11,11 +11,28 @@ from hypothesis import strategies as st
 import jetjson
 
 try:
-    from conftest import (assert_same_outcome, assert_same_value, capture, hyp_settings,
-                          json_oracle)
+    from conftest import (assert_same_outcome, assert_same_value, capture, deep_equal_typed,
+                          hyp_settings, json_oracle)
 except ImportError:  # tests/ turned into a package
-    from .conftest import (assert_same_outcome, assert_same_value, capture, hyp_settings,
-                           json_oracle)
+    from .conftest import (assert_same_outcome, assert_same_value, capture, deep_equal_typed,
+                           hyp_settings, json_oracle)
+
+def test_deep_equal_typed_is_strict():
+    """The comparison helper itself: it must see every difference the tests rely on."""
+    import collections
+    nan = float("nan")
+    same = [(1, 1), (nan, nan), ([nan], [nan]), (-0.0, -0.0), ({"a": 1, "b": 2}, {"a": 1, "b": 2}),
+            ("\u00e9", "\u00e9"), (2**100, 2**100), ([], []), (None, None)]
+    different = [(1, 1.0), (1, True), (0, False), (1.0, True), (0.0, -0.0), (nan, -nan),
+                 ({"a": 1, "b": 2}, {"b": 2, "a": 1}), ([1], (1,)), ({}, collections.OrderedDict()),
+                 ("a", "b"), ([1, [2]], [1, [2.0]]), ({"a": [1]}, {"a": [1, 2]}), (None, 0),
+                 (2**64, 2**64 + 1), ({"1": 1}, {"2": 1}), (5e-324, 0.0)]
+    for a, b in same:
+        assert deep_equal_typed(a, b), (a, b)
+    for a, b in different:
+        assert not deep_equal_typed(a, b), (a, b)
+        assert not deep_equal_typed(b, a), (b, a)
+
 
 # --------------------------------------------------------------------------------------
 # Strategies
