@@ -44,15 +44,43 @@ static inline PyObject *jj_ascii_str(const uint8_t *s, size_t len) {
 
 #define JJ_HIGH_BITS UINT64_C(0x8080808080808080)
 
-/* Appends the ASCII run at *s (stopping at the first non-ASCII byte or at end) to d,
- * eight bytes at a time. */
-#define JJ_COPY_ASCII_RUN(T, d, s, end)                                          \
-    while ((end) - (s) >= 8) {                                                   \
-        uint64_t word_ = jj_load64(s);                                           \
-        if (word_ & JJ_HIGH_BITS) break;                                         \
-        for (int k_ = 0; k_ < 8; k_++) (d)[k_] = (T)(s)[k_];                     \
-        (d) += 8;                                                                \
-        (s) += 8;                                                                \
+/* Bytes of a word with the top bit set, counted without a popcount instruction (this
+ * file is compiled for the baseline ISA). */
+static inline size_t jj_count_high_bytes(uint64_t high_bits) {
+    return (size_t)(((high_bits >> 7) * UINT64_C(0x0101010101010101)) >> 56);
+}
+
+/* Writes the code points of valid UTF-8 [s, end) to d, as type T (wide enough for all of
+ * them). Runs are decoded in tight loops: ASCII eight bytes at a time, then runs of
+ * 3-byte and 2-byte sequences, which is what non-Latin text is made of. */
+#define JJ_DECODE_UTF8(T, d, s, end)                                                       \
+    while ((s) < (end)) {                                                                  \
+        uint8_t b_ = *(s);                                                                 \
+        if (b_ < 0x80) {                                                                   \
+            while ((end) - (s) >= 8) {                                                     \
+                uint64_t w_ = jj_load64(s);                                                \
+                if (w_ & JJ_HIGH_BITS) break;                                              \
+                for (int k_ = 0; k_ < 8; k_++) (d)[k_] = (T)(s)[k_];                       \
+                (d) += 8;                                                                  \
+                (s) += 8;                                                                  \
+            }                                                                              \
+            while ((s) < (end) && *(s) < 0x80) *(d)++ = (T) * (s)++;                       \
+        } else if (b_ >= 0xe0 && b_ < 0xf0) {                                              \
+            do {                                                                           \
+                *(d)++ = (T)((Py_UCS4)((s)[0] & 0x0f) << 12 | (Py_UCS4)((s)[1] & 0x3f) << 6 | \
+                             ((s)[2] & 0x3f));                                             \
+                (s) += 3;                                                                  \
+            } while ((s) < (end) && (*(s) & 0xf0) == 0xe0);                                \
+        } else if (b_ < 0xe0) {                                                            \
+            do {                                                                           \
+                *(d)++ = (T)((Py_UCS4)((s)[0] & 0x1f) << 6 | ((s)[1] & 0x3f));            \
+                (s) += 2;                                                                  \
+            } while ((s) < (end) && (*(s) & 0xe0) == 0xc0);                                \
+        } else {                                                                           \
+            *(d)++ = (T)((Py_UCS4)((s)[0] & 0x07) << 18 | (Py_UCS4)((s)[1] & 0x3f) << 12 | \
+                         (Py_UCS4)((s)[2] & 0x3f) << 6 | ((s)[3] & 0x3f));                 \
+            (s) += 4;                                                                      \
+        }                                                                                  \
     }
 
 /* A str from UTF-8 the engine validated (lone surrogates possibly encoded in 3 bytes,
@@ -67,7 +95,7 @@ static PyObject *jj_utf8_str(const uint8_t *s, size_t len) {
         if (!(x & JJ_HIGH_BITS)) continue;
         /* per byte, moved to bit 7: 10xxxxxx continuation, 1111xxxx, 1110xxxx, and
          * 110xxxxx with any of bits 4..2 set (lead of U+0100..U+07FF) */
-        continuations += (size_t)__builtin_popcountll(x & ~(x << 1) & JJ_HIGH_BITS);
+        continuations += jj_count_high_bytes(x & ~(x << 1) & JJ_HIGH_BITS);
         uint64_t top3 = x & (x << 1) & (x << 2);
         any_lead4 |= top3 & (x << 3);
         any_lead3 |= top3;
@@ -90,56 +118,13 @@ static PyObject *jj_utf8_str(const uint8_t *s, size_t len) {
     const uint8_t *end = s + len;
     if (maxchar <= 0xff) {
         Py_UCS1 *d = PyUnicode_1BYTE_DATA(str);
-        while (s < end) {
-            JJ_COPY_ASCII_RUN(Py_UCS1, d, s, end);
-            if (s == end) break;
-            uint8_t b = *s;
-            if (b < 0x80) {
-                *d++ = b;
-                s++;
-            } else {
-                *d++ = (Py_UCS1)((b & 0x1f) << 6 | (s[1] & 0x3f));
-                s += 2;
-            }
-        }
+        JJ_DECODE_UTF8(Py_UCS1, d, s, end);
     } else if (maxchar == 0xffff) {
         Py_UCS2 *d = PyUnicode_2BYTE_DATA(str);
-        while (s < end) {
-            JJ_COPY_ASCII_RUN(Py_UCS2, d, s, end);
-            if (s == end) break;
-            uint8_t b = *s;
-            if (b < 0x80) {
-                *d++ = b;
-                s++;
-            } else if (b < 0xe0) {
-                *d++ = (Py_UCS2)((b & 0x1f) << 6 | (s[1] & 0x3f));
-                s += 2;
-            } else {
-                *d++ = (Py_UCS2)((b & 0x0f) << 12 | (s[1] & 0x3f) << 6 | (s[2] & 0x3f));
-                s += 3;
-            }
-        }
+        JJ_DECODE_UTF8(Py_UCS2, d, s, end);
     } else {
         Py_UCS4 *d = PyUnicode_4BYTE_DATA(str);
-        while (s < end) {
-            JJ_COPY_ASCII_RUN(Py_UCS4, d, s, end);
-            if (s == end) break;
-            uint8_t b = *s;
-            if (b < 0x80) {
-                *d++ = b;
-                s++;
-            } else if (b < 0xe0) {
-                *d++ = (Py_UCS4)(b & 0x1f) << 6 | (s[1] & 0x3f);
-                s += 2;
-            } else if (b < 0xf0) {
-                *d++ = (Py_UCS4)(b & 0x0f) << 12 | (Py_UCS4)(s[1] & 0x3f) << 6 | (s[2] & 0x3f);
-                s += 3;
-            } else {
-                *d++ = (Py_UCS4)(b & 0x07) << 18 | (Py_UCS4)(s[1] & 0x3f) << 12 |
-                       (Py_UCS4)(s[2] & 0x3f) << 6 | (s[3] & 0x3f);
-                s += 4;
-            }
-        }
+        JJ_DECODE_UTF8(Py_UCS4, d, s, end);
     }
     return str;
 }
@@ -199,6 +184,15 @@ static PyObject *jj_big_int(const uint8_t *digits, size_t len) {
 
 static inline const uint8_t *jj_str_bytes(const jj_parser *p, const uint8_t *input, uint64_t w) {
     return (jj_tape_str_flags(w) & JJ_STR_IN_INPUT ? input : p->strings) + jj_tape_str_offset(w);
+}
+
+/* Keys from the cache carry their hash already; the dict need not ask for it. */
+static inline int jj_dict_set(PyObject *dict, PyObject *key, PyObject *value) {
+#if PY_VERSION_HEX < 0x030D0000
+    Py_hash_t hash = ((PyASCIIObject *)key)->hash;
+    if (hash != -1) return _PyDict_SetItem_KnownHash(dict, key, value, hash);
+#endif
+    return PyDict_SetItem(dict, key, value);
 }
 
 typedef struct jj_frame {
@@ -285,7 +279,7 @@ PyObject *jj_build_objects(jj_state *st, const jj_parser *p, const uint8_t *inpu
                 f->next++;
                 continue;
             }
-            int rc = PyDict_SetItem(f->container, f->key, value);
+            int rc = jj_dict_set(f->container, f->key, value);
             Py_DECREF(value);
             Py_CLEAR(f->key);
             value = NULL;
