@@ -57,7 +57,7 @@ jj_error jj_parse_with(jj_parser *p, const jj_kernels *k, const uint8_t *buf, si
 
     if (!jj_reserve((void **)&p->tape, &p->tape_cap, 2 * n + 2, sizeof *p->tape) ||
         !jj_reserve((void **)&p->stack, &p->stack_cap, n + 1, sizeof *p->stack) ||
-        !jj_reserve((void **)&p->strings, &p->strings_cap, len + 1, 1))
+        !jj_reserve((void **)&p->strings, &p->strings_cap, len + JJ_STRING_SLACK, 1))
         return jj_fail(p, JJ_ERR_NOMEM, 0);
 
     err = k->stage2(p, buf, len);

@@ -23,19 +23,20 @@ static inline int jj_word_at(const uint8_t *p, const uint8_t *end, const char *w
     return (size_t)(end - p) >= n && memcmp(p, word, n) == 0 && jj_token_ends_at(p + n, end);
 }
 
-static inline int jj_hex_value(uint8_t c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    c |= 0x20;
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    return -1;
-}
+/* Hex digit value + 1; 0 for any other byte. */
+static const uint8_t jj_hex_plus1[256] = {
+    ['0'] = 1,  ['1'] = 2,  ['2'] = 3,  ['3'] = 4,  ['4'] = 5,  ['5'] = 6,  ['6'] = 7,
+    ['7'] = 8,  ['8'] = 9,  ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14,
+    ['e'] = 15, ['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15,
+    ['F'] = 16,
+};
 
 /* Four hex digits at p (bounds checked by the caller), or -1. */
 static inline int32_t jj_hex4(const uint8_t *p) {
-    int a = jj_hex_value(p[0]), b = jj_hex_value(p[1]), c = jj_hex_value(p[2]),
-        d = jj_hex_value(p[3]);
+    int32_t a = jj_hex_plus1[p[0]] - 1, b = jj_hex_plus1[p[1]] - 1, c = jj_hex_plus1[p[2]] - 1,
+            d = jj_hex_plus1[p[3]] - 1;
     if ((a | b | c | d) < 0) return -1;
-    return (int32_t)(a << 12 | b << 8 | c << 4 | d);
+    return a << 12 | b << 8 | c << 4 | d;
 }
 
 /* Code point as UTF-8; a lone surrogate takes the 3-byte form (WTF-8). */
@@ -97,6 +98,28 @@ static inline const uint8_t *jj_unescape(const uint8_t *p, const uint8_t *end, u
     return p + 2;
 }
 
+/* Like jj_scan_string, but also copies the bytes it passes to d, a whole step at a time
+ * (the string buffer has JJ_STRING_SLACK bytes of room past the input length). */
+static inline size_t jj_copy_scan(const uint8_t *s, const uint8_t *end, uint8_t *d, uint8_t *high) {
+    const uint8_t *start = s;
+    while ((size_t)(end - s) >= JJ_SCAN_STEP) {
+        memcpy(d, s, JJ_SCAN_STEP);
+        uint32_t hits = jj_scan_step(s, high);
+        if (hits) return (size_t)(s - start) + (size_t)__builtin_ctz(hits);
+        s += JJ_SCAN_STEP;
+        d += JJ_SCAN_STEP;
+    }
+    uint8_t acc = 0;
+    for (; s < end; s++) {
+        uint8_t c = *s;
+        if (c == '"' || c == '\\' || c < 0x20) break;
+        acc |= c;
+        *d++ = c;
+    }
+    *high |= acc;
+    return (size_t)(s - start);
+}
+
 /* The rest of a string that has escapes: copied, unescaped, into the string buffer.
  * s..c is the first run of plain bytes, c the first byte that stopped the scan. */
 __attribute__((noinline)) static const uint8_t *jj_string_escaped(
@@ -104,13 +127,13 @@ __attribute__((noinline)) static const uint8_t *jj_string_escaped(
     uint8_t high, uint64_t *w, jj_error *err) {
     uint8_t *start = p->strings + p->strings_len;
     uint8_t *d = start;
+    memcpy(d, s, (size_t)(c - s));
+    d += c - s;
     for (;;) {
         if (c >= end) {
             *err = JJ_ERR_UNCLOSED_STRING;
             return q;
         }
-        memcpy(d, s, (size_t)(c - s));
-        d += c - s;
         if (*c == '"') break;
         if (*c != '\\') {
             *err = JJ_ERR_CONTROL_CHAR;
@@ -121,7 +144,9 @@ __attribute__((noinline)) static const uint8_t *jj_string_escaped(
             *err = JJ_ERR_ESCAPE;
             return c;
         }
-        c = s + jj_scan_string(s, end, &high);
+        size_t run = jj_copy_scan(s, end, d, &high);
+        c = s + run;
+        d += run;
     }
     unsigned flags = high & 0x80 ? 0u : JJ_STR_ASCII;
     w[0] = JJ_WORD(JJ_STRING, (uint64_t)flags << 48 | (uint64_t)(start - p->strings));

@@ -31,9 +31,10 @@ static inline size_t jj_key_slot(const uint8_t *s, size_t len) {
         a = len ? (uint64_t)s[0] | (uint64_t)s[len / 2] << 8 | (uint64_t)s[len - 1] << 16 : 0;
         b = 0;
     }
-    uint64_t h = (a * UINT64_C(0x9e3779b97f4a7c15)) ^ (b + len) * UINT64_C(0xc2b2ae3d27d4eb4f);
-    h ^= h >> 31;
-    return (size_t)(h & (JJ_KEY_CACHE_SLOTS - 1));
+    /* the top bits of a product depend on every bit of its factors; the low bits do not */
+    uint64_t h = (a * UINT64_C(0x9e3779b97f4a7c15)) ^ ((b + len) * UINT64_C(0xc2b2ae3d27d4eb4f));
+    h = (h ^ (h >> 32)) * UINT64_C(0xd6e8feb86659fd93);
+    return (size_t)(h >> (64 - JJ_KEY_CACHE_BITS));
 }
 
 static inline PyObject *jj_ascii_str(const uint8_t *s, size_t len) {

@@ -8,7 +8,8 @@
 #include "jetjson.h"
 
 /* Short ASCII keys seen recently, as ready (hashed) str objects. */
-#define JJ_KEY_CACHE_SLOTS 4096
+#define JJ_KEY_CACHE_BITS 12
+#define JJ_KEY_CACHE_SLOTS (1 << JJ_KEY_CACHE_BITS)
 #define JJ_KEY_CACHE_MAX_LEN 64
 
 typedef struct jj_key_cache {

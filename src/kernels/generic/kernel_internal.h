@@ -9,6 +9,10 @@
 
 #include "jetjson.h"
 
+/* Room the string buffer keeps past the input length: stage 2 copies escaped strings a
+ * whole vector at a time. */
+#define JJ_STRING_SLACK 64
+
 /* One 64-byte block classified into bit masks (bit i = byte i of the block). */
 typedef struct jj_block_masks {
     uint64_t quote;     /* '"' */
