@@ -145,6 +145,23 @@ static inline int jj_same_bytes(const uint8_t *a, const uint8_t *b, size_t len) 
     return 1;
 }
 
+/* A short ASCII value: from the value cache, else made and remembered (not hashed:
+ * values are rarely used as dict keys). */
+static inline PyObject *jj_short_value(jj_state *st, const uint8_t *s, size_t len) {
+    PyObject **slot = &st->values.slots[jj_key_slot(s, len)];
+    PyObject *cached = *slot;
+    if (cached && (size_t)PyUnicode_GET_LENGTH(cached) == len &&
+        jj_same_bytes(PyUnicode_DATA(cached), s, len)) {
+        Py_INCREF(cached);
+        return cached;
+    }
+    PyObject *str = jj_ascii_str(s, len);
+    if (!str) return NULL;
+    Py_INCREF(str);
+    Py_XSETREF(*slot, str);
+    return str;
+}
+
 static inline PyObject *jj_key(jj_state *st, const uint8_t *s, size_t len, unsigned flags) {
     if (!(flags & JJ_STR_ASCII)) return jj_utf8_str(s, len);
     if (len > JJ_KEY_CACHE_MAX_LEN) return jj_ascii_str(s, len);
@@ -238,7 +255,9 @@ PyObject *jj_build_objects(jj_state *st, const jj_parser *p, const uint8_t *inpu
         case JJ_STRING: {
             const uint8_t *s = jj_str_bytes(p, input, w);
             size_t len = (size_t)tape[t + 1];
-            value = jj_tape_str_flags(w) & JJ_STR_ASCII ? jj_ascii_str(s, len) : jj_utf8_str(s, len);
+            if (!(jj_tape_str_flags(w) & JJ_STR_ASCII)) value = jj_utf8_str(s, len);
+            else if (len <= JJ_VALUE_CACHE_MAX_LEN) value = jj_short_value(st, s, len);
+            else value = jj_ascii_str(s, len);
             t += 2;
             break;
         }

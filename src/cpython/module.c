@@ -329,6 +329,7 @@ static int jj_clear(PyObject *module) {
     Py_CLEAR(st->json_loads);
     Py_CLEAR(st->json_decode_error);
     jj_key_cache_clear(&st->keys);
+    jj_key_cache_clear(&st->values);
     return 0;
 }
 

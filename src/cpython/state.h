@@ -11,6 +11,7 @@
 #define JJ_KEY_CACHE_BITS 12
 #define JJ_KEY_CACHE_SLOTS (1 << JJ_KEY_CACHE_BITS)
 #define JJ_KEY_CACHE_MAX_LEN 64
+#define JJ_VALUE_CACHE_MAX_LEN 8
 
 typedef struct jj_key_cache {
     PyObject *slots[JJ_KEY_CACHE_SLOTS];
@@ -21,6 +22,7 @@ typedef struct jj_state {
     PyObject *json_loads;        /* json.loads, for what the fast path leaves to json */
     PyObject *json_decode_error; /* json.JSONDecodeError */
     jj_key_cache keys;
+    jj_key_cache values; /* short ASCII string values, which repeat more often than not */
     Py_ssize_t fallback_values;  /* engine refused, json accepted: should stay 0 */
     Py_ssize_t fallback_errors;  /* engine refused, json raised */
 } jj_state;
