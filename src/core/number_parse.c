@@ -443,8 +443,25 @@ static inline const uint8_t *scan_digits(const uint8_t *p, const uint8_t *end, u
     uint64_t m = *acc;
     while (end - p >= 8) {
         uint64_t v = load_le64(p);
-        if (!eight_digits(v))
-            break;
+        if (!eight_digits(v)) {
+            /* fewer than 8 digits left: count them from the first non-digit byte, then
+             * add them without a branch per digit */
+            const uint64_t hi = UINT64_C(0xf0f0f0f0f0f0f0f0);
+            const uint64_t threes = UINT64_C(0x3030303030303030);
+            uint64_t bad = ((v & hi) ^ threes) | (((v + UINT64_C(0x0606060606060606)) & hi) ^ threes);
+            switch ((unsigned)__builtin_ctzll(bad) / 8) {
+            case 7: m = m * 10 + (uint64_t)(*p++ - '0'); /* fall through */
+            case 6: m = m * 10 + (uint64_t)(*p++ - '0'); /* fall through */
+            case 5: m = m * 10 + (uint64_t)(*p++ - '0'); /* fall through */
+            case 4: m = m * 10 + (uint64_t)(*p++ - '0'); /* fall through */
+            case 3: m = m * 10 + (uint64_t)(*p++ - '0'); /* fall through */
+            case 2: m = m * 10 + (uint64_t)(*p++ - '0'); /* fall through */
+            case 1: m = m * 10 + (uint64_t)(*p++ - '0'); /* fall through */
+            default: break;
+            }
+            *acc = m;
+            return p;
+        }
         m = m * 100000000u + eight_value(v);
         p += 8;
     }
