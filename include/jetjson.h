@@ -55,8 +55,9 @@ const char *jj_error_name(jj_error err);
  *   DOUBLE               2 words: word 1 is the IEEE-754 bits
  *   BIGINT               2 words: payload = offset of the digit text in the input,
  *                        word 1 = its length (an integer outside the 64-bit ranges)
- *   STRING               2 words: payload = flags << 48 | offset, word 1 = byte length;
- *                        the offset is into the input (JJ_STR_IN_INPUT) or else into the
+ *   STRING               2 words: payload = flags << 48 | offset, word 1 = byte length
+ *                        (low 32 bits) and number of code points (high 32 bits); the
+ *                        offset is into the input (JJ_STR_IN_INPUT) or else into the
  *                        parser's string buffer (unescaped text). The bytes are UTF-8,
  *                        where lone surrogates may appear encoded as 3 bytes (WTF-8).
  *   OBJECT, ARRAY        2 words: payload = tape index of the matching END word,
@@ -79,12 +80,16 @@ typedef enum jj_type {
 
 #define JJ_STR_ASCII    0x01u /* every byte < 0x80 */
 #define JJ_STR_IN_INPUT 0x02u /* offset is into the input, not the string buffer */
+#define JJ_STR_WIDE2    0x04u /* some code point >= U+0100 */
+#define JJ_STR_WIDE4    0x08u /* some code point >= U+10000 */
 
 #define JJ_PAYLOAD_MASK ((UINT64_C(1) << 56) - 1)
 static inline jj_type jj_tape_type(uint64_t word) { return (jj_type)(word >> 56); }
 static inline uint64_t jj_tape_payload(uint64_t word) { return word & JJ_PAYLOAD_MASK; }
 static inline unsigned jj_tape_str_flags(uint64_t word) { return (unsigned)((word >> 48) & 0xff); }
 static inline uint64_t jj_tape_str_offset(uint64_t word) { return word & ((UINT64_C(1) << 48) - 1); }
+static inline size_t jj_tape_str_bytes(uint64_t word1) { return (size_t)(word1 & 0xffffffffu); }
+static inline size_t jj_tape_str_chars(uint64_t word1) { return (size_t)(word1 >> 32); }
 
 /* ---- Parser ---------------------------------------------------------------------- */
 typedef struct jj_parser {
@@ -138,6 +143,13 @@ typedef struct jj_number {
 const uint8_t *jj_parse_number(const uint8_t *p, const uint8_t *end, jj_number *out);
 
 /* ---- Kernels and dispatch ---------------------------------------------------------- */
+/* What a string scan learned about the bytes it passed. */
+typedef struct jj_str_scan {
+    unsigned seen;          /* JJ_SCAN_NON_ASCII | JJ_STR_WIDE2 | JJ_STR_WIDE4 */
+    uint32_t continuations; /* UTF-8 continuation bytes (10xxxxxx) */
+} jj_str_scan;
+#define JJ_SCAN_NON_ASCII 0x80u
+
 typedef struct jj_kernels {
     const char *name; /* "scalar", "sse42", "avx2", "neon" */
     /* Stage 1: writes the positions of structural characters ({}[]:, the opening quote
@@ -146,8 +158,8 @@ typedef struct jj_kernels {
     size_t (*stage1)(const uint8_t *buf, size_t len, uint32_t *out, jj_error *err,
                      size_t *err_off);
     /* Returns the offset from p of the first '"', '\\' or byte < 0x20 in [p, end), or
-     * end - p when there is none; ORs the bytes it passed into *high (to spot non-ASCII). */
-    size_t (*scan_string)(const uint8_t *p, const uint8_t *end, uint8_t *high);
+     * end - p when there is none; adds what it learned of the bytes passed to *info. */
+    size_t (*scan_string)(const uint8_t *p, const uint8_t *end, jj_str_scan *info);
     /* Stage 2: walks the index of jj_parser into its tape (buffers sized by the caller). */
     jj_error (*stage2)(jj_parser *p, const uint8_t *buf, size_t len);
 } jj_kernels;

@@ -62,7 +62,7 @@ static inline uint8_t *jj_put_code_point(uint8_t *d, uint32_t cp) {
 /* Decodes the escape at p (p[0] == '\\') into *d. Returns the position after it, or
  * NULL. Surrogate pairs written as two escapes become one code point, as in json. */
 static inline const uint8_t *jj_unescape(const uint8_t *p, const uint8_t *end, uint8_t **d,
-                                         uint8_t *high) {
+                                         jj_str_scan *info) {
     if (end - p < 2) return NULL;
     uint8_t c = p[1];
     uint8_t simple;
@@ -88,7 +88,11 @@ static inline const uint8_t *jj_unescape(const uint8_t *p, const uint8_t *end, u
                 p += 6;
             }
         }
-        if (cp >= 0x80) *high |= 0x80;
+        if (cp >= 0x80) {
+            info->seen |= JJ_SCAN_NON_ASCII | (cp >= 0x100 ? JJ_STR_WIDE2 : 0u) |
+                          (cp >= 0x10000 ? JJ_STR_WIDE4 : 0u);
+            info->continuations += cp < 0x800 ? 1u : cp < 0x10000 ? 2u : 3u;
+        }
         *d = jj_put_code_point(*d, (uint32_t)cp);
         return p;
     }
@@ -100,31 +104,39 @@ static inline const uint8_t *jj_unescape(const uint8_t *p, const uint8_t *end, u
 
 /* Like jj_scan_string, but also copies the bytes it passes to d, a whole step at a time
  * (the string buffer has JJ_STRING_SLACK bytes of room past the input length). */
-static inline size_t jj_copy_scan(const uint8_t *s, const uint8_t *end, uint8_t *d, uint8_t *high) {
+static inline size_t jj_copy_scan(const uint8_t *s, const uint8_t *end, uint8_t *d,
+                                  jj_str_scan *info) {
     const uint8_t *start = s;
     while ((size_t)(end - s) >= JJ_SCAN_STEP) {
         memcpy(d, s, JJ_SCAN_STEP);
-        uint32_t hits = jj_scan_step(s, high);
+        uint32_t hits = jj_scan_step(s, info);
         if (hits) return (size_t)(s - start) + (size_t)__builtin_ctz(hits);
         s += JJ_SCAN_STEP;
         d += JJ_SCAN_STEP;
     }
-    uint8_t acc = 0;
     for (; s < end; s++) {
         uint8_t c = *s;
         if (c == '"' || c == '\\' || c < 0x20) break;
-        acc |= c;
+        jj_note_byte(info, c);
         *d++ = c;
     }
-    *high |= acc;
     return (size_t)(s - start);
+}
+
+/* The tape words of a string: flags and offset, then byte length and code points. */
+static inline void jj_put_string(uint64_t *w, unsigned flags, uint64_t offset, size_t bytes,
+                                  const jj_str_scan *info) {
+    if (!(info->seen & JJ_SCAN_NON_ASCII)) flags |= JJ_STR_ASCII;
+    flags |= info->seen & (JJ_STR_WIDE2 | JJ_STR_WIDE4);
+    w[0] = JJ_WORD(JJ_STRING, (uint64_t)flags << 48 | offset);
+    w[1] = (uint64_t)bytes | (uint64_t)(bytes - info->continuations) << 32;
 }
 
 /* The rest of a string that has escapes: copied, unescaped, into the string buffer.
  * s..c is the first run of plain bytes, c the first byte that stopped the scan. */
 __attribute__((noinline)) static const uint8_t *jj_string_escaped(
     jj_parser *p, const uint8_t *end, const uint8_t *q, const uint8_t *s, const uint8_t *c,
-    uint8_t high, uint64_t *w, jj_error *err) {
+    jj_str_scan info, uint64_t *w, jj_error *err) {
     uint8_t *start = p->strings + p->strings_len;
     uint8_t *d = start;
     memcpy(d, s, (size_t)(c - s));
@@ -139,18 +151,16 @@ __attribute__((noinline)) static const uint8_t *jj_string_escaped(
             *err = JJ_ERR_CONTROL_CHAR;
             return c;
         }
-        s = jj_unescape(c, end, &d, &high);
+        s = jj_unescape(c, end, &d, &info);
         if (!s) {
             *err = JJ_ERR_ESCAPE;
             return c;
         }
-        size_t run = jj_copy_scan(s, end, d, &high);
+        size_t run = jj_copy_scan(s, end, d, &info);
         c = s + run;
         d += run;
     }
-    unsigned flags = high & 0x80 ? 0u : JJ_STR_ASCII;
-    w[0] = JJ_WORD(JJ_STRING, (uint64_t)flags << 48 | (uint64_t)(start - p->strings));
-    w[1] = (uint64_t)(d - start);
+    jj_put_string(w, 0, (uint64_t)(start - p->strings), (size_t)(d - start), &info);
     p->strings_len += (size_t)(d - start);
     return c + 1;
 }
@@ -160,15 +170,13 @@ __attribute__((noinline)) static const uint8_t *jj_string_escaped(
 static inline const uint8_t *jj_string(jj_parser *p, const uint8_t *buf, const uint8_t *end,
                                        const uint8_t *q, uint64_t *w, jj_error *err) {
     const uint8_t *s = q + 1;
-    uint8_t high = 0;
-    const uint8_t *c = s + jj_scan_string(s, end, &high);
+    jj_str_scan info = {0, 0};
+    const uint8_t *c = s + jj_scan_string(s, end, &info);
     if (__builtin_expect(c < end && *c == '"', 1)) {
-        unsigned flags = JJ_STR_IN_INPUT | (high & 0x80 ? 0u : JJ_STR_ASCII);
-        w[0] = JJ_WORD(JJ_STRING, (uint64_t)flags << 48 | (uint64_t)(s - buf));
-        w[1] = (uint64_t)(c - s);
+        jj_put_string(w, JJ_STR_IN_INPUT, (uint64_t)(s - buf), (size_t)(c - s), &info);
         return c + 1;
     }
-    return jj_string_escaped(p, end, q, s, c, high, w, err);
+    return jj_string_escaped(p, end, q, s, c, info, w, err);
 }
 
 static inline uint64_t jj_double_bits(double d) {

@@ -45,12 +45,6 @@ static inline PyObject *jj_ascii_str(const uint8_t *s, size_t len) {
 
 #define JJ_HIGH_BITS UINT64_C(0x8080808080808080)
 
-/* Bytes of a word with the top bit set, counted without a popcount instruction (this
- * file is compiled for the baseline ISA). */
-static inline size_t jj_count_high_bytes(uint64_t high_bits) {
-    return (size_t)(((high_bits >> 7) * UINT64_C(0x0101010101010101)) >> 56);
-}
-
 /* Writes the code points of valid UTF-8 [s, end) to d, as type T (wide enough for all of
  * them). Runs are decoded in tight loops: ASCII eight bytes at a time, then runs of
  * 3-byte and 2-byte sequences, which is what non-Latin text is made of. */
@@ -85,39 +79,16 @@ static inline size_t jj_count_high_bytes(uint64_t high_bits) {
     }
 
 /* A str from UTF-8 the engine validated (lone surrogates possibly encoded in 3 bytes,
- * which become lone surrogate code points, as 'surrogatepass' makes them). One pass
- * counts the code points and finds the kind, the next writes them at that kind. */
-static PyObject *jj_utf8_str(const uint8_t *s, size_t len) {
-    size_t continuations = 0;
-    uint64_t any_lead4 = 0, any_lead3 = 0, any_wide_lead2 = 0;
-    size_t i = 0;
-    for (; i + 8 <= len; i += 8) {
-        uint64_t x = jj_load64(s + i);
-        if (!(x & JJ_HIGH_BITS)) continue;
-        /* per byte, moved to bit 7: 10xxxxxx continuation, 1111xxxx, 1110xxxx, and
-         * 110xxxxx with any of bits 4..2 set (lead of U+0100..U+07FF) */
-        continuations += jj_count_high_bytes(x & ~(x << 1) & JJ_HIGH_BITS);
-        uint64_t top3 = x & (x << 1) & (x << 2);
-        any_lead4 |= top3 & (x << 3);
-        any_lead3 |= top3;
-        any_wide_lead2 |= x & (x << 1) & ~(x << 2) & ((x << 3) | (x << 4) | (x << 5));
-    }
-    for (; i < len; i++) {
-        uint64_t x = s[i];
-        continuations += (x & 0xc0) == 0x80;
-        uint64_t top3 = x & (x << 1) & (x << 2);
-        any_lead4 |= top3 & (x << 3);
-        any_lead3 |= top3;
-        any_wide_lead2 |= x & (x << 1) & ~(x << 2) & ((x << 3) | (x << 4) | (x << 5));
-    }
-    Py_UCS4 maxchar = (any_lead4 & JJ_HIGH_BITS)                                    ? 0x10ffff
-                      : ((any_lead3 | any_wide_lead2) & JJ_HIGH_BITS)               ? 0xffff
-                      : continuations                                                ? 0xff
-                                                                                     : 0x7f;
-    PyObject *str = PyUnicode_New((Py_ssize_t)(len - continuations), maxchar);
+ * which become lone surrogate code points, as 'surrogatepass' makes them). Stage 2 has
+ * counted the code points and noted the widest, so the str is made at its final size and
+ * kind and filled in one pass. */
+static PyObject *jj_utf8_str(const uint8_t *s, uint64_t sizes, unsigned flags) {
+    size_t len = jj_tape_str_bytes(sizes);
+    Py_UCS4 maxchar = flags & JJ_STR_WIDE4 ? 0x10ffff : flags & JJ_STR_WIDE2 ? 0xffff : 0xff;
+    PyObject *str = PyUnicode_New((Py_ssize_t)jj_tape_str_chars(sizes), maxchar);
     if (!str) return NULL;
     const uint8_t *end = s + len;
-    if (maxchar <= 0xff) {
+    if (maxchar == 0xff) {
         Py_UCS1 *d = PyUnicode_1BYTE_DATA(str);
         JJ_DECODE_UTF8(Py_UCS1, d, s, end);
     } else if (maxchar == 0xffff) {
@@ -162,8 +133,9 @@ static inline PyObject *jj_short_value(jj_state *st, const uint8_t *s, size_t le
     return str;
 }
 
-static inline PyObject *jj_key(jj_state *st, const uint8_t *s, size_t len, unsigned flags) {
-    if (!(flags & JJ_STR_ASCII)) return jj_utf8_str(s, len);
+static inline PyObject *jj_key(jj_state *st, const uint8_t *s, uint64_t sizes, unsigned flags) {
+    if (!(flags & JJ_STR_ASCII)) return jj_utf8_str(s, sizes, flags);
+    size_t len = jj_tape_str_bytes(sizes);
     if (len > JJ_KEY_CACHE_MAX_LEN) return jj_ascii_str(s, len);
     PyObject **slot = &st->keys.slots[jj_key_slot(s, len)];
     PyObject *cached = *slot;
@@ -254,8 +226,8 @@ PyObject *jj_build_objects(jj_state *st, const jj_parser *p, const uint8_t *inpu
             break;
         case JJ_STRING: {
             const uint8_t *s = jj_str_bytes(p, input, w);
-            size_t len = (size_t)tape[t + 1];
-            if (!(jj_tape_str_flags(w) & JJ_STR_ASCII)) value = jj_utf8_str(s, len);
+            size_t len = jj_tape_str_bytes(tape[t + 1]);
+            if (!(jj_tape_str_flags(w) & JJ_STR_ASCII)) value = jj_utf8_str(s, tape[t + 1], jj_tape_str_flags(w));
             else if (len <= JJ_VALUE_CACHE_MAX_LEN) value = jj_short_value(st, s, len);
             else value = jj_ascii_str(s, len);
             t += 2;
@@ -308,7 +280,7 @@ PyObject *jj_build_objects(jj_state *st, const jj_parser *p, const uint8_t *inpu
     read_key: {
         uint64_t k = tape[t];
         if (jj_tape_type(k) == JJ_STRING) {
-            PyObject *key = jj_key(st, jj_str_bytes(p, input, k), (size_t)tape[t + 1], jj_tape_str_flags(k));
+            PyObject *key = jj_key(st, jj_str_bytes(p, input, k), tape[t + 1], jj_tape_str_flags(k));
             if (!key) goto fail;
             frames[depth - 1].key = key;
             t += 2;

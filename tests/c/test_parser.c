@@ -36,7 +36,7 @@ static size_t render(const jj_parser *p, const uint8_t *buf, char *out, size_t c
         case JJ_STRING: {
             unsigned flags = jj_tape_str_flags(w);
             const uint8_t *s = (flags & JJ_STR_IN_INPUT ? buf : p->strings) + jj_tape_str_offset(w);
-            PUT("\"%.*s\"", (int)p->tape[t + 1], (const char *)s);
+            PUT("\"%.*s\"", (int)jj_tape_str_bytes(p->tape[t + 1]), (const char *)s);
             t += 2;
             break;
         }
@@ -55,6 +55,33 @@ static size_t render(const jj_parser *p, const uint8_t *buf, char *out, size_t c
 
 static const jj_kernels *const *kernels;
 
+/* Every string of the tape: code point count and width flags recomputed from its bytes. */
+static void check_string_facts(const char *name, const jj_parser *p, const uint8_t *buf) {
+    for (size_t t = 0; t < p->tape_len;) {
+        uint64_t w = p->tape[t];
+        jj_type type = jj_tape_type(w);
+        if (type == JJ_STRING) {
+            unsigned flags = jj_tape_str_flags(w);
+            const uint8_t *s = (flags & JJ_STR_IN_INPUT ? buf : p->strings) + jj_tape_str_offset(w);
+            size_t bytes = jj_tape_str_bytes(p->tape[t + 1]), chars = 0;
+            unsigned want = 0;
+            for (size_t k = 0; k < bytes; k++) {
+                uint8_t c = s[k];
+                chars += (c & 0xc0) != 0x80;
+                if (c >= 0x80) want |= 0x80;
+                if (c >= 0xc4) want |= JJ_STR_WIDE2;
+                if (c >= 0xf0) want |= JJ_STR_WIDE4;
+            }
+            unsigned got = (flags & (JJ_STR_WIDE2 | JJ_STR_WIDE4)) | (flags & JJ_STR_ASCII ? 0u : 0x80u);
+            CHECK(chars == jj_tape_str_chars(p->tape[t + 1]) && got == want,
+                  "%s: string at tape %zu: %zu chars, flags %#x; tape says %zu, %#x", name, t, chars,
+                  want, jj_tape_str_chars(p->tape[t + 1]), got);
+        }
+        t += (type == JJ_NULL || type == JJ_TRUE || type == JJ_FALSE || type == JJ_END) ? 1 : 2;
+    }
+}
+
+
 static void expect_tape(const char *json, const char *want) {
     for (size_t k = 0; kernels[k]; k++) {
         jj_parser p;
@@ -62,7 +89,10 @@ static void expect_tape(const char *json, const char *want) {
         jj_error err = jj_parse_with(&p, kernels[k], (const uint8_t *)json, strlen(json));
         char got[4096];
         got[0] = 0;
-        if (err == JJ_OK) render(&p, (const uint8_t *)json, got, sizeof got);
+        if (err == JJ_OK) {
+            render(&p, (const uint8_t *)json, got, sizeof got);
+            check_string_facts(json, &p, (const uint8_t *)json);
+        }
         CHECK(err == JJ_OK && strcmp(got, want) == 0, "[%s] %s -> %s (err %s), want %s",
               kernels[k]->name, json, got, jj_error_name(err), want);
         jj_parser_free(&p);
@@ -182,6 +212,7 @@ static jj_error parse_all_agree(const char *name, const uint8_t *buf, size_t len
     jj_parser ref;
     jj_parser_init(&ref);
     jj_error want = jj_parse_with(&ref, kernels[0], buf, len);
+    if (want == JJ_OK) check_string_facts(name, &ref, buf);
     for (size_t k = 1; kernels[k]; k++) {
         jj_parser p;
         jj_parser_init(&p);

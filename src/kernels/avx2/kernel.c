@@ -49,7 +49,13 @@ static inline uint64_t jj_prefix_xor(uint64_t x) {
     return (uint64_t)_mm_cvtsi128_si64(r);
 }
 
-static inline uint32_t jj_scan_step(const uint8_t *p, uint8_t *high) {
+/* unsigned v >= c, per byte, as a bit mask */
+static inline uint32_t jj_at_least(__m256i v, uint8_t c) {
+    __m256i limit = _mm256_set1_epi8((char)c);
+    return (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_max_epu8(v, limit), v));
+}
+
+static inline uint32_t jj_scan_step(const uint8_t *p, jj_str_scan *info) {
     __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)p);
     __m256i quote = _mm256_cmpeq_epi8(v, _mm256_set1_epi8('"'));
     __m256i backslash = _mm256_cmpeq_epi8(v, _mm256_set1_epi8('\\'));
@@ -60,7 +66,13 @@ static inline uint32_t jj_scan_step(const uint8_t *p, uint8_t *high) {
         _mm256_or_si256(_mm256_or_si256(quote, backslash), control));
     /* only the bytes before the first hit belong to the string */
     uint32_t before = hits ? (hits & (0u - hits)) - 1u : 0xffffffffu;
-    if ((uint32_t)_mm256_movemask_epi8(v) & before) *high |= 0x80;
+    if ((uint32_t)_mm256_movemask_epi8(v) & before) {
+        /* continuation bytes 0x80..0xBF are the signed bytes below -64 */
+        uint32_t cont = (uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi8(_mm256_set1_epi8(-64), v));
+        info->continuations += (uint32_t)__builtin_popcount(cont & before);
+        info->seen |= JJ_SCAN_NON_ASCII | (jj_at_least(v, 0xc4) & before ? JJ_STR_WIDE2 : 0u) |
+                      (jj_at_least(v, 0xf0) & before ? JJ_STR_WIDE4 : 0u);
+    }
     return hits;
 }
 

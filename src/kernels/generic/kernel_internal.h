@@ -34,6 +34,14 @@ static inline uint64_t jj_prefix_xor_shifts(uint64_t x) {
     return x;
 }
 
+/* What one string byte tells a jj_str_scan (the byte loops at the ends of strings). */
+static inline void jj_note_byte(jj_str_scan *info, uint8_t c) {
+    if (c >= 0x80) {
+        info->seen |= JJ_SCAN_NON_ASCII | (c >= 0xc4 ? JJ_STR_WIDE2 : 0u) | (c >= 0xf0 ? JJ_STR_WIDE4 : 0u);
+        info->continuations += c < 0xc0;
+    }
+}
+
 /* The kernel sets, defined in each kernel file. */
 extern const jj_kernels jj_kernels_scalar;
 #if defined(JJ_HAVE_X86_KERNELS)

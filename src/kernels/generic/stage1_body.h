@@ -6,8 +6,9 @@
  *   static void jj_classify(const uint8_t *block64, jj_block_masks *m)
  *   static uint64_t jj_prefix_xor(uint64_t x)
  *   JJ_SCAN_STEP                   bytes the string scanner handles per step
- *   static uint32_t jj_scan_step(const uint8_t *p, uint8_t *high)
- *       bit i set when p[i] is '"', '\\' or < 0x20; ORs the bytes into *high
+ *   static uint32_t jj_scan_step(const uint8_t *p, jj_str_scan *info)
+ *       bit i set when p[i] is '"', '\\' or < 0x20; notes the bytes before the first
+ *       such byte in *info
  * and, for a SIMD ISA, JJ_VEC_BYTES and the vector operations of utf8_body.h.
  */
 #include "kernel_internal.h"
@@ -129,20 +130,18 @@ static size_t jj_stage1(const uint8_t *buf, size_t len, uint32_t *out, jj_error 
     return (size_t)(w - out);
 }
 
-static inline size_t jj_scan_string(const uint8_t *p, const uint8_t *end, uint8_t *high) {
+static inline size_t jj_scan_string(const uint8_t *p, const uint8_t *end, jj_str_scan *info) {
     const uint8_t *start = p;
     while ((size_t)(end - p) >= JJ_SCAN_STEP) {
-        uint32_t hits = jj_scan_step(p, high);
+        uint32_t hits = jj_scan_step(p, info);
         if (hits) return (size_t)(p - start) + (size_t)__builtin_ctz(hits);
         p += JJ_SCAN_STEP;
     }
-    uint8_t acc = 0;
     for (; p < end; p++) {
         uint8_t c = *p;
         if (c == '"' || c == '\\' || c < 0x20) break;
-        acc |= c;
+        jj_note_byte(info, c);
     }
-    *high |= acc;
     return (size_t)(p - start);
 }
 

@@ -49,13 +49,20 @@ static inline void jj_classify(const uint8_t *block, jj_block_masks *m) {
 /* Shifts rather than vmull_p64, which would need the crypto extension. */
 static inline uint64_t jj_prefix_xor(uint64_t x) { return jj_prefix_xor_shifts(x); }
 
-static inline uint32_t jj_scan_step(const uint8_t *p, uint8_t *high) {
+static inline uint32_t jj_scan_step(const uint8_t *p, jj_str_scan *info) {
     uint8x16_t v = vld1q_u8(p);
     uint8x16_t hits = vorrq_u8(vorrq_u8(vceqq_u8(v, vdupq_n_u8('"')), vceqq_u8(v, vdupq_n_u8('\\'))),
                                vcltq_u8(v, vdupq_n_u8(0x20)));
     uint32_t bits = (uint32_t)jj_bits16(hits);
     uint32_t before = bits ? (bits & (0u - bits)) - 1u : 0xffffu;
-    if ((uint32_t)jj_bits16(vcgeq_u8(v, vdupq_n_u8(0x80))) & before) *high |= 0x80;
+    if ((uint32_t)jj_bits16(vcgeq_u8(v, vdupq_n_u8(0x80))) & before) {
+        uint32_t cont = (uint32_t)jj_bits16(vcltq_u8(v, vdupq_n_u8(0xc0)));
+        uint32_t high = (uint32_t)jj_bits16(vcgeq_u8(v, vdupq_n_u8(0x80)));
+        info->continuations += (uint32_t)__builtin_popcount(cont & high & before);
+        info->seen |= JJ_SCAN_NON_ASCII |
+                      ((uint32_t)jj_bits16(vcgeq_u8(v, vdupq_n_u8(0xc4))) & before ? JJ_STR_WIDE2 : 0u) |
+                      ((uint32_t)jj_bits16(vcgeq_u8(v, vdupq_n_u8(0xf0))) & before ? JJ_STR_WIDE4 : 0u);
+    }
     return bits;
 }
 

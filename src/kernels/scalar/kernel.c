@@ -43,16 +43,11 @@ static inline void jj_classify(const uint8_t *block, jj_block_masks *m) {
 
 static inline uint64_t jj_prefix_xor(uint64_t x) { return jj_prefix_xor_shifts(x); }
 
-static inline uint32_t jj_scan_step(const uint8_t *p, uint8_t *high) {
-    uint8_t acc = 0;
+static inline uint32_t jj_scan_step(const uint8_t *p, jj_str_scan *info) {
     for (uint32_t i = 0; i < JJ_SCAN_STEP; i++) {
-        if (jj_byte_class[p[i]] & C_STOP) {
-            *high |= acc;
-            return UINT32_C(1) << i;
-        }
-        acc |= p[i];
+        if (jj_byte_class[p[i]] & C_STOP) return UINT32_C(1) << i;
+        jj_note_byte(info, p[i]);
     }
-    *high |= acc;
     return 0;
 }
 

@@ -42,14 +42,24 @@ static inline uint64_t jj_prefix_xor(uint64_t x) {
     return (uint64_t)_mm_cvtsi128_si64(r);
 }
 
-static inline uint32_t jj_scan_step(const uint8_t *p, uint8_t *high) {
+static inline uint32_t jj_at_least(__m128i v, uint8_t c) {
+    __m128i limit = _mm_set1_epi8((char)c);
+    return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(v, limit), v));
+}
+
+static inline uint32_t jj_scan_step(const uint8_t *p, jj_str_scan *info) {
     __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
     __m128i quote = _mm_cmpeq_epi8(v, _mm_set1_epi8('"'));
     __m128i backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'));
     __m128i control = _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(0x1f)), _mm_set1_epi8(0x1f));
     uint32_t hits = (uint32_t)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, backslash), control));
     uint32_t before = hits ? (hits & (0u - hits)) - 1u : 0xffffu;
-    if ((uint32_t)_mm_movemask_epi8(v) & before) *high |= 0x80;
+    if ((uint32_t)_mm_movemask_epi8(v) & before) {
+        uint32_t cont = (uint32_t)_mm_movemask_epi8(_mm_cmpgt_epi8(_mm_set1_epi8(-64), v));
+        info->continuations += (uint32_t)__builtin_popcount(cont & before);
+        info->seen |= JJ_SCAN_NON_ASCII | (jj_at_least(v, 0xc4) & before ? JJ_STR_WIDE2 : 0u) |
+                      (jj_at_least(v, 0xf0) & before ? JJ_STR_WIDE4 : 0u);
+    }
     return hits;
 }
 
