@@ -116,20 +116,26 @@ static inline int jj_same_bytes(const uint8_t *a, const uint8_t *b, size_t len) 
     return 1;
 }
 
-/* A short ASCII value: from the value cache, else made and remembered (not hashed:
- * values are rarely used as dict keys). */
-static inline PyObject *jj_short_value(jj_state *st, const uint8_t *s, size_t len) {
-    PyObject **slot = &st->values.slots[jj_key_slot(s, len)];
-    PyObject *cached = *slot;
+/* The cached str for these ASCII bytes (a new reference), or NULL with *slot pointing
+ * where a new one belongs. */
+static inline PyObject *jj_cache_find(jj_key_cache *cache, const uint8_t *s, size_t len,
+                                      PyObject ***slot) {
+    *slot = &cache->slots[jj_key_slot(s, len)];
+    PyObject *cached = **slot;
     if (cached && (size_t)PyUnicode_GET_LENGTH(cached) == len &&
-        jj_same_bytes(PyUnicode_DATA(cached), s, len)) {
-        Py_INCREF(cached);
-        return cached;
-    }
-    PyObject *str = jj_ascii_str(s, len);
-    if (!str) return NULL;
-    Py_INCREF(str);
-    Py_XSETREF(*slot, str);
+        jj_same_bytes(PyUnicode_DATA(cached), s, len))
+        return Py_NewRef(cached);
+    return NULL;
+}
+
+/* A short ASCII value: cached, else made and remembered (not hashed: values are rarely
+ * used as dict keys). */
+static inline PyObject *jj_short_value(jj_state *st, const uint8_t *s, size_t len) {
+    PyObject **slot;
+    PyObject *str = jj_cache_find(&st->values, s, len, &slot);
+    if (str) return str;
+    str = jj_ascii_str(s, len);
+    if (str) Py_XSETREF(*slot, Py_NewRef(str));
     return str;
 }
 
@@ -137,21 +143,16 @@ static inline PyObject *jj_key(jj_state *st, const uint8_t *s, uint64_t sizes, u
     if (!(flags & JJ_STR_ASCII)) return jj_utf8_str(s, sizes, flags);
     size_t len = jj_tape_str_bytes(sizes);
     if (len > JJ_KEY_CACHE_MAX_LEN) return jj_ascii_str(s, len);
-    PyObject **slot = &st->keys.slots[jj_key_slot(s, len)];
-    PyObject *cached = *slot;
-    if (cached && (size_t)PyUnicode_GET_LENGTH(cached) == len &&
-        jj_same_bytes(PyUnicode_DATA(cached), s, len)) {
-        Py_INCREF(cached);
-        return cached;
-    }
-    PyObject *str = jj_ascii_str(s, len);
+    PyObject **slot;
+    PyObject *str = jj_cache_find(&st->keys, s, len, &slot);
+    if (str) return str;
+    str = jj_ascii_str(s, len);
     if (!str) return NULL;
     if (PyObject_Hash(str) == -1) { /* computed once here, reused by every dict */
         Py_DECREF(str);
         return NULL;
     }
-    Py_INCREF(str);
-    Py_XSETREF(*slot, str);
+    Py_XSETREF(*slot, Py_NewRef(str));
     return str;
 }
 

@@ -39,11 +39,7 @@ static inline void jj_classify(const uint8_t *block, jj_block_masks *m) {
         op |= jj_bits16(op_hit) << shift;
         high |= jj_bits16(vcgeq_u8(v, vdupq_n_u8(0x80))) << shift;
     }
-    m->quote = quote;
-    m->backslash = backslash;
-    m->op = op;
-    m->space = space;
-    m->high = high;
+    *m = (jj_block_masks){quote, backslash, op, space, high};
 }
 
 /* Shifts rather than vmull_p64, which would need the crypto extension. */

@@ -34,11 +34,7 @@ static inline void jj_classify(const uint8_t *block, jj_block_masks *m) {
         if (k & C_SPACE) space |= bit;
         if (c & 0x80) high |= bit;
     }
-    m->quote = quote;
-    m->backslash = backslash;
-    m->op = op;
-    m->space = space;
-    m->high = high;
+    *m = (jj_block_masks){quote, backslash, op, space, high};
 }
 
 static inline uint64_t jj_prefix_xor(uint64_t x) { return jj_prefix_xor_shifts(x); }

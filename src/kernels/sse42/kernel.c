@@ -29,11 +29,7 @@ static inline void jj_classify(const uint8_t *block, jj_block_masks *m) {
                   _mm_cmpeq_epi8(_mm_shuffle_epi8(jj_op_table(), folded), folded)) << shift;
         high |= (uint64_t)(uint32_t)_mm_movemask_epi8(v) << shift;
     }
-    m->quote = quote;
-    m->backslash = backslash;
-    m->op = op;
-    m->space = space;
-    m->high = high;
+    *m = (jj_block_masks){quote, backslash, op, space, high};
 }
 
 static inline uint64_t jj_prefix_xor(uint64_t x) {
