@@ -359,3 +359,39 @@ def test_corpus_files_are_listed():
     if not corpus_files():
         pytest.skip("shared test data not found")
     assert len(corpus_files()) >= 20
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes")
+@pytest.mark.parametrize("size", [0, 10, 70_000, 300_000])
+def test_load_file_reads_a_pipe(tmp_path, size):
+    """Pipes cannot be mapped; their whole content must still be read (several reads)."""
+    import threading
+
+    doc = json.dumps({"k": "x" * size, "n": [1, 2.5, None]}).encode()
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+
+    def writer():
+        with open(fifo, "wb") as f:
+            f.write(doc)
+
+    t = threading.Thread(target=writer)
+    t.start()
+    try:
+        got = jetjson.load_file(fifo)
+    finally:
+        t.join()
+    assert_same_value(got, json.loads(doc))
+
+
+def test_load_file_reads_a_file_whose_stat_size_is_zero():
+    """procfs files report size 0 but have content: it must not be taken as empty."""
+    path = "/proc/self/mountinfo"
+    if not os.path.exists(path):
+        pytest.skip("no procfs")
+    text = open(path, "rb").read()
+    with pytest.raises(jetjson.JSONDecodeError) as got:
+        jetjson.load_file(path)
+    with pytest.raises(json.JSONDecodeError) as want:
+        json.loads(text)
+    assert got.value.msg == want.value.msg

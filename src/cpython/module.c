@@ -97,16 +97,15 @@ static PyObject *jj_objects(jj_state *st, const jj_parser *p, const uint8_t *buf
     return result;
 }
 
-static PyObject *jj_loads_fast(jj_state *st, PyObject *data) {
-    jj_thread_parser *tp = jj_thread_parser_get();
-    if (!tp) return PyErr_NoMemory();
-    jj_input in;
-    if (jj_input_open(data, tp, &in) < 0) return NULL;
+/* Objects from bytes in memory. What the engine cannot take goes to json.loads: with
+ * `source` (the caller's object), or with a bytes copy of buf when source is NULL. */
+static PyObject *jj_loads_memory(jj_state *st, jj_thread_parser *tp, const uint8_t *buf,
+                                 size_t len, int needs_json, PyObject *source) {
     PyObject *result = NULL;
     int to_json = 1, refused = 0;
-    if (!in.needs_json) {
-        if (jj_parse(&tp->parser, in.buf, in.len) == JJ_OK) {
-            result = jj_objects(st, &tp->parser, in.buf, &to_json);
+    if (!needs_json) {
+        if (jj_parse(&tp->parser, buf, len) == JJ_OK) {
+            result = jj_objects(st, &tp->parser, buf, &to_json);
         } else if (tp->parser.error == JJ_ERR_NOMEM) {
             PyErr_NoMemory();
             to_json = 0;
@@ -114,9 +113,22 @@ static PyObject *jj_loads_fast(jj_state *st, PyObject *data) {
             refused = 1;
         }
     }
+    if (to_json) {
+        PyObject *arg = source ? Py_NewRef(source) : PyBytes_FromStringAndSize((const char *)buf, (Py_ssize_t)len);
+        if (arg) result = jj_json_loads(st, arg, NULL, refused);
+        Py_XDECREF(arg);
+    }
+    return result;
+}
+
+static PyObject *jj_loads_fast(jj_state *st, PyObject *data) {
+    jj_thread_parser *tp = jj_thread_parser_get();
+    if (!tp) return PyErr_NoMemory();
+    jj_input in;
+    if (jj_input_open(data, tp, &in) < 0) return NULL;
+    PyObject *result = jj_loads_memory(st, tp, in.buf, in.len, in.needs_json, data);
     jj_input_close(&in);
     jj_thread_parser_trim(tp);
-    if (to_json) result = jj_json_loads(st, data, NULL, refused);
     return result;
 }
 
@@ -171,6 +183,35 @@ static PyObject *jj_loads(PyObject *module, PyObject *const *args, Py_ssize_t na
 
 /* ---- load_file ---- */
 
+/* The whole content of fd as bytes, by read(): for pipes, character devices and the
+ * files (procfs...) whose size stat() reports as 0. */
+static PyObject *jj_read_all(int fd, PyObject *path) {
+    Py_ssize_t cap = 64 * 1024, used = 0;
+    PyObject *bytes = PyBytes_FromStringAndSize(NULL, cap);
+    while (bytes) {
+        ssize_t got;
+        Py_BEGIN_ALLOW_THREADS
+        got = read(fd, PyBytes_AS_STRING(bytes) + used, (size_t)(cap - used));
+        Py_END_ALLOW_THREADS
+        if (got < 0) {
+            if (errno == EINTR) {
+                if (PyErr_CheckSignals() < 0) break;
+                continue;
+            }
+            PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, path);
+            break;
+        }
+        if (got == 0) {
+            if (_PyBytes_Resize(&bytes, used) < 0) return NULL;
+            return bytes;
+        }
+        used += got;
+        if (used == cap && _PyBytes_Resize(&bytes, cap *= 2) < 0) return NULL;
+    }
+    Py_XDECREF(bytes);
+    return NULL;
+}
+
 static PyObject *jj_load_file(PyObject *module, PyObject *arg) {
     jj_state *st = jj_get_state(module);
     PyObject *path_bytes = NULL;
@@ -181,58 +222,35 @@ static PyObject *jj_load_file(PyObject *module, PyObject *arg) {
     Py_BEGIN_ALLOW_THREADS
     fd = open(path, O_RDONLY | O_CLOEXEC);
     Py_END_ALLOW_THREADS
-    if (fd < 0) {
-        PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, arg);
-        Py_DECREF(path_bytes);
-        return NULL;
-    }
+    Py_DECREF(path_bytes);
+    if (fd < 0) return PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, arg);
     struct stat info;
     int stat_failed = fstat(fd, &info) < 0;
     if (stat_failed || S_ISDIR(info.st_mode)) {
         if (!stat_failed) errno = EISDIR;
         PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, arg);
-        goto done;
-    }
-    size_t len = (size_t)info.st_size;
-    const uint8_t *map = NULL;
-    if (len > 0) {
-        void *m;
-        Py_BEGIN_ALLOW_THREADS
-        m = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
-        Py_END_ALLOW_THREADS
-        if (m == MAP_FAILED) {
-            PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, arg);
-            goto done;
-        }
-        map = m;
-    }
-    jj_thread_parser *tp = jj_thread_parser_get();
-    if (!tp) {
-        PyErr_NoMemory();
+    } else if (!S_ISREG(info.st_mode) || info.st_size == 0) {
+        PyObject *bytes = jj_read_all(fd, arg);
+        if (bytes) result = jj_loads_fast(st, bytes);
+        Py_XDECREF(bytes);
     } else {
-        const uint8_t *buf = map ? map : (const uint8_t *)"";
-        int to_json = 1, refused = 0;
-        if (jj_bytes_need_json(buf, len)) {
-            /* json's encoding detection applies */
-        } else if (jj_parse(&tp->parser, buf, len) == JJ_OK) {
-            result = jj_objects(st, &tp->parser, buf, &to_json);
-        } else if (tp->parser.error == JJ_ERR_NOMEM) {
+        size_t len = (size_t)info.st_size;
+        void *map;
+        Py_BEGIN_ALLOW_THREADS
+        map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+        Py_END_ALLOW_THREADS
+        jj_thread_parser *tp = map == MAP_FAILED ? NULL : jj_thread_parser_get();
+        if (map == MAP_FAILED) {
+            PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, arg);
+        } else if (!tp) {
             PyErr_NoMemory();
-            to_json = 0;
         } else {
-            refused = 1;
+            result = jj_loads_memory(st, tp, map, len, jj_bytes_need_json(map, len), NULL);
+            jj_thread_parser_trim(tp);
         }
-        jj_thread_parser_trim(tp);
-        if (to_json) {
-            PyObject *bytes = PyBytes_FromStringAndSize((const char *)buf, (Py_ssize_t)len);
-            if (bytes) result = jj_json_loads(st, bytes, NULL, refused);
-            Py_XDECREF(bytes);
-        }
+        if (map != MAP_FAILED) munmap(map, len);
     }
-    if (map) munmap((void *)map, len);
-done:
     close(fd);
-    Py_DECREF(path_bytes);
     return result;
 }
 
