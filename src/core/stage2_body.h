@@ -156,6 +156,10 @@ __attribute__((noinline)) static const uint8_t *jj_string_escaped(
             *err = JJ_ERR_ESCAPE;
             return c;
         }
+        if (s < end && *s == '\\') { /* escapes often come in runs (\uXXXX\uXXXX...) */
+            c = s;
+            continue;
+        }
         size_t run = jj_copy_scan(s, end, d, &info);
         c = s + run;
         d += run;
