@@ -1,0 +1,430 @@
+/* jetjson: shortest round-trip formatting of doubles.
+ *
+ * The digit search is of the Schubfach kind (R. Giulietti, "The Schubfach way to render
+ * doubles"), written here from the published idea:
+ *
+ * A positive double is v = c * 2^q. Every real in its rounding interval R reads back as
+ * v: R runs from halfway to the lower neighbour to halfway to the upper one, closed when
+ * c is even (ties go to even). Usually R = [(4c - 2), (4c + 2)] * 2^(q - 2); for c = 2^52
+ * above the smallest exponent the lower neighbour is twice as close, and R starts at
+ * (4c - 1) * 2^(q - 2).
+ *
+ * Pick k with 10^k <= width(R) < 10^(k + 1): k = floor(log10(2^q)), or
+ * floor(log10(3/4 * 2^q)) for the narrow interval. Then
+ *   - R holds at most one multiple of 10^(k + 1). If it holds one, that is the shortest
+ *     decimal in R (a shorter one would be a multiple of 10^(k + 1) too).
+ *   - Otherwise the answer has the precision 10^k. With s = floor(v / 10^k), one of
+ *     s * 10^k and (s + 1) * 10^k lies in R (their distance is 10^k <= width(R), and the
+ *     asymmetric case follows from 10^k <= 3/4 * 2^q); when both do, take the closer,
+ *     an exact tie going to the even one. When R is symmetric about v, the one in R is
+ *     always the closer, so the closer is the answer.
+ * The only arithmetic needed is comparing the bounds of R and v itself, each scaled by
+ * 4 * 10^-k, with even integers. Rounding those products to odd (floor, with the lowest
+ * bit set when something was cut off) keeps every such comparison exact, so each is one
+ * 64 x 128-bit multiplication by an over-approximation g of 10^-k, rebuilt from a small
+ * table (format_double_table.h, 846 bytes; a full table of 617 entries, 10 KB, would
+ * save the two multiplications that rebuild g, about 10% of the time).
+ * tools/gen_format_double_table.py proves for every double that the rounded products
+ * come out exactly as with infinite precision.
+ *
+ * Writing: the digits (below 10^17) are padded to exactly 17, so each has a fixed place;
+ * they become ASCII two at a time through a table, the last non-zero byte gives the
+ * length, and the text is stored from registers in whole words (hence
+ * JJ_DOUBLE_BUF_SIZE). Unpredictable choices (16 or 17 digits, which candidate, the
+ * exponent's width) are made with masks, not branches. */
+#include "format_double.h"
+#include "format_double_table.h"
+
+#include <string.h>
+
+#define JJ_FD_MANT_BITS 52
+#define JJ_FD_MANT_MASK ((UINT64_C(1) << JJ_FD_MANT_BITS) - 1)
+#define JJ_FD_HIDDEN (UINT64_C(1) << JJ_FD_MANT_BITS)
+
+/* ---- 64-bit helpers ------------------------------------------------------------- */
+
+#if defined(__SIZEOF_INT128__)
+__extension__ typedef unsigned __int128 jj_fd_u128;
+static inline uint64_t mul_hi(uint64_t a, uint64_t b, uint64_t *lo)
+{
+    jj_fd_u128 p = (jj_fd_u128)a * b;
+    *lo = (uint64_t)p;
+    return (uint64_t)(p >> 64);
+}
+#else
+static inline uint64_t mul_hi(uint64_t a, uint64_t b, uint64_t *lo)
+{
+    uint64_t a0 = (uint32_t)a, a1 = a >> 32, b0 = (uint32_t)b, b1 = b >> 32;
+    uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+    uint64_t mid = (p00 >> 32) + (uint32_t)p01 + (uint32_t)p10;
+    *lo = (mid << 32) | (uint32_t)p00;
+    return p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+}
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define JJ_FD_INLINE inline __attribute__((always_inline))
+#define JJ_FD_NOINLINE __attribute__((noinline, cold))
+static inline int clz64(uint64_t x) { return __builtin_clzll(x); }
+#else
+#define JJ_FD_INLINE inline
+#define JJ_FD_NOINLINE
+static inline int clz64(uint64_t x) /* x != 0 */
+{
+    int n = 0;
+    for (int step = 32; step; step >>= 1) {
+        if (!(x >> (64 - step))) {
+            x <<= step;
+            n += step;
+        }
+    }
+    return n;
+}
+#endif
+
+/* floor((x * mul - sub) / 2^shift) for the ranges the table generator checked; the bias
+ * keeps the shifted value non-negative. */
+static inline int floor_formula(int x, int mul, int sub, int shift, int bias)
+{
+    return (int)(((uint32_t)(x * mul - sub) + ((uint32_t)bias << shift)) >> shift) - bias;
+}
+
+static inline int floor_log10_pow2(int q)
+{
+    return floor_formula(q, JJ_FD_LOG10_2_MUL, 0, JJ_FD_LOG10_2_SHIFT, JJ_FD_LOG10_2_BIAS);
+}
+
+static inline int floor_log10_three_quarters_pow2(int q)
+{
+    return floor_formula(q, JJ_FD_LOG10_34_MUL, JJ_FD_LOG10_34_SUB, JJ_FD_LOG10_34_SHIFT,
+                         JJ_FD_LOG10_34_BIAS);
+}
+
+/* g(P), a 128-bit over-approximation of 10^P * 2^E for the E that makes
+ * (cb << h) * g / 2^128 = cb * 2^q * 10^P (see format_double_table.h); returns h - q. */
+static inline int pow10_approx(int p, uint64_t *g_hi, uint64_t *g_lo)
+{
+    unsigned idx = (unsigned)(p - JJ_FD_PMIN);
+    unsigned i = idx >> JJ_FD_CHUNK_BITS, j = idx & (JJ_FD_CHUNK - 1);
+    uint64_t f = jj_fd_pow5[j];
+    uint64_t lo_lo, lo_hi = mul_hi(jj_fd_base[i][1], f, &lo_lo);
+    uint64_t hi_lo, hi_hi = mul_hi(jj_fd_base[i][0], f, &hi_lo);
+    (void)lo_lo;
+    *g_lo = hi_lo + lo_hi;
+    *g_hi = hi_hi + (*g_lo < lo_hi);
+    return jj_fd_base_shift[i] + jj_fd_pow5_shift[j];
+}
+
+/* x * g / 2^128 rounded to odd, where x < 2^60: the integer part, with bit 0 set when the
+ * first 64 bits of the fraction are not all zero. */
+static inline uint64_t round_to_odd(uint64_t g_hi, uint64_t g_lo, uint64_t x)
+{
+    uint64_t lo_lo, lo_hi = mul_hi(g_lo, x, &lo_lo);
+    uint64_t hi_lo, hi_hi = mul_hi(g_hi, x, &hi_lo);
+    uint64_t frac = hi_lo + lo_hi;
+    hi_hi += frac < lo_hi;
+    (void)lo_lo;
+    return hi_hi | (frac != 0);
+}
+
+/* ---- the digit search ------------------------------------------------------------- */
+
+static const uint64_t jj_fd_pow10[18] = {
+    UINT64_C(1), UINT64_C(10), UINT64_C(100), UINT64_C(1000), UINT64_C(10000),
+    UINT64_C(100000), UINT64_C(1000000), UINT64_C(10000000), UINT64_C(100000000),
+    UINT64_C(1000000000), UINT64_C(10000000000), UINT64_C(100000000000),
+    UINT64_C(1000000000000), UINT64_C(10000000000000), UINT64_C(100000000000000),
+    UINT64_C(1000000000000000), UINT64_C(10000000000000000),
+    UINT64_C(100000000000000000),
+};
+#define JJ_FD_TEN15 UINT64_C(1000000000000000)
+#define JJ_FD_TEN16 UINT64_C(10000000000000000)
+
+/* A decimal with exactly 17 digits: v = 0.d1d2...d17 * 10^x, d in [10^16, 10^17). Short
+ * results are padded with zeros, so every digit has a fixed place when written. */
+typedef struct jj_fd_decimal {
+    uint64_t d;
+    int x;
+} jj_fd_decimal;
+
+/* d (1 <= d < 10^17) * 10^e10 as 17 digits. */
+static inline jj_fd_decimal pad17(uint64_t d, int e10)
+{
+    unsigned bl = 64 - (unsigned)clz64(d);
+    unsigned nd = (bl * 1233) >> 12; /* floor(bl * log10(2)): d has nd or nd + 1 digits */
+    nd += d >= jj_fd_pow10[nd];
+    jj_fd_decimal r = {d * jj_fd_pow10[17 - nd], (int)nd + e10};
+    return r;
+}
+
+/* r (the chosen digits, below 10^17) * 10^k as 17 digits. */
+static JJ_FD_INLINE jj_fd_decimal pad_result(uint64_t r, int k)
+{
+    /* at least 10^15 except for subnormals: c * 2^q / 10^k >= 2^52 */
+    if (r < JJ_FD_TEN15)
+        return pad17(r, k);
+    /* 16 or 17 digits, unpredictably: scale by 10 through a mask, not a branch */
+    int short16 = r < JJ_FD_TEN16;
+    uint64_t mask = (uint64_t)0 - (uint64_t)short16;
+    jj_fd_decimal out = {r + ((r * 9) & mask), k + 17 - short16};
+    return out;
+}
+
+/* c = 2^52 above the smallest exponent: the lower neighbour is twice as close as the
+ * upper one, R = [4c - 1, 4c + 2] * 2^(q-2) (closed: c is even), k = floor(log10(3/4 *
+ * 2^q)). Rare, so kept out of line, with the selection spelled out in full. */
+static JJ_FD_NOINLINE jj_fd_decimal shortest_asymmetric(int q)
+{
+    int k = floor_log10_three_quarters_pow2(q);
+    uint64_t g_hi, g_lo;
+    int h = q + pow10_approx(-k, &g_hi, &g_lo);
+    uint64_t cb = JJ_FD_HIDDEN << 2;
+    uint64_t vb = round_to_odd(g_hi, g_lo, cb << h);
+    uint64_t vbl = round_to_odd(g_hi, g_lo, (cb - 1) << h);
+    uint64_t vbr = round_to_odd(g_hi, g_lo, (cb + 2) << h);
+    uint64_t s = vb >> 2, t = s + 1;
+    uint64_t sp10 = s / 10 * 10, tp10 = sp10 + 10;
+    int u_in = vbl <= sp10 << 2, w_in = tp10 << 2 <= vbr;
+    if (u_in != w_in)
+        return pad_result(u_in ? sp10 : tp10, k);
+    u_in = vbl <= s << 2;
+    w_in = t << 2 <= vbr;
+    if (u_in != w_in)
+        return pad_result(u_in ? s : t, k);
+    int64_t cmp = (int64_t)(vb - ((s << 2) + 2));
+    return pad_result(cmp < 0 || (cmp == 0 && !(s & 1)) ? s : t, k);
+}
+
+/* v = c * 2^q > 0 (c < 2^53): the shortest decimal in v's rounding interval, the closest
+ * to v among those. */
+static JJ_FD_INLINE jj_fd_decimal shortest(uint64_t c, int q)
+{
+    /* v an integer below 2^53: its own digits are the shortest (any other decimal with
+     * fewer digits is an integer at least 1 away, outside the interval of half-width
+     * at most 1/2) */
+    if (q <= 0 && q >= -JJ_FD_MANT_BITS) {
+        uint64_t d = c >> -q;
+        if (d << -q == c)
+            return pad17(d, 0);
+    }
+    if (c == JJ_FD_HIDDEN && q > -1074)
+        return shortest_asymmetric(q);
+
+    /* R = [4c - 2, 4c + 2] * 2^(q-2), closed when c is even */
+    int k = floor_log10_pow2(q);
+    uint64_t g_hi, g_lo;
+    int h = q + pow10_approx(-k, &g_hi, &g_lo); /* 0..5, so cb << h < 2^60 */
+    uint64_t odd = c & 1; /* odd c: the bounds themselves read back as a neighbour */
+    uint64_t cb = c << 2;
+    uint64_t vb = round_to_odd(g_hi, g_lo, cb << h);
+    uint64_t vbl = round_to_odd(g_hi, g_lo, (cb - 2) << h) + odd;
+    uint64_t vbr = round_to_odd(g_hi, g_lo, (cb + 2) << h) - odd;
+
+    uint64_t s = vb >> 2; /* floor(v / 10^k) */
+    /* one digit fewer: the multiples of 10^(k+1) on either side of v; R holds at most
+     * one of them, and if it does, that is the answer */
+    uint64_t sp10 = s / 10 * 10;
+    int u_in = vbl <= sp10 << 2;
+    int w_in = (sp10 + 10) << 2 <= vbr;
+    uint64_t r1 = sp10 + 10 * (uint64_t)w_in;
+    /* full precision: R is symmetric about v, so when only one of s and s + 1 is in R it
+     * is the closer one; take the closer (vb against the midpoint 4s + 2), an exact tie
+     * going to the even one: s + 1 when (vb & 3) + (s & 1) >= 3 */
+    uint64_t r2 = s + (((vb & 3) + (s & 1) + 1) >> 2);
+    /* a mask rather than a branch: the choice is unpredictable */
+    uint64_t one = (uint64_t)0 - (uint64_t)(u_in | w_in);
+    return pad_result((r1 & one) | (r2 & ~one), k);
+}
+
+/* Splits a finite double into sign and c * 2^q; returns 0 for +-0. */
+static inline int decode(double v, int *neg, uint64_t *c, int *q)
+{
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    *neg = (int)(bits >> 63);
+    uint64_t m = bits & JJ_FD_MANT_MASK;
+    unsigned e = (unsigned)(bits >> JJ_FD_MANT_BITS) & 0x7ff;
+    *c = e ? m | JJ_FD_HIDDEN : m;
+    *q = e ? (int)e - 1075 : -1074;
+    return (bits << 1) != 0;
+}
+
+int jj_shortest_digits(double v, uint64_t *digits, int *exponent)
+{
+    int neg, q;
+    uint64_t c;
+    if (!decode(v, &neg, &c, &q)) {
+        *digits = 0;
+        *exponent = 0;
+        return neg;
+    }
+    jj_fd_decimal r = shortest(c, q);
+    uint64_t d = r.d;
+    int e10 = r.x - 17;
+    while (d % 10 == 0) {
+        d /= 10;
+        e10++;
+    }
+    *digits = d;
+    *exponent = e10;
+    return neg;
+}
+
+/* ---- writing ---------------------------------------------------------------------- */
+
+/* The 100 two-digit strings as values: the first digit in the low byte. */
+static const uint16_t jj_fd_digit_pairs[100] = {
+    0x3030, 0x3130, 0x3230, 0x3330, 0x3430, 0x3530, 0x3630, 0x3730, 0x3830, 0x3930,
+    0x3031, 0x3131, 0x3231, 0x3331, 0x3431, 0x3531, 0x3631, 0x3731, 0x3831, 0x3931,
+    0x3032, 0x3132, 0x3232, 0x3332, 0x3432, 0x3532, 0x3632, 0x3732, 0x3832, 0x3932,
+    0x3033, 0x3133, 0x3233, 0x3333, 0x3433, 0x3533, 0x3633, 0x3733, 0x3833, 0x3933,
+    0x3034, 0x3134, 0x3234, 0x3334, 0x3434, 0x3534, 0x3634, 0x3734, 0x3834, 0x3934,
+    0x3035, 0x3135, 0x3235, 0x3335, 0x3435, 0x3535, 0x3635, 0x3735, 0x3835, 0x3935,
+    0x3036, 0x3136, 0x3236, 0x3336, 0x3436, 0x3536, 0x3636, 0x3736, 0x3836, 0x3936,
+    0x3037, 0x3137, 0x3237, 0x3337, 0x3437, 0x3537, 0x3637, 0x3737, 0x3837, 0x3937,
+    0x3038, 0x3138, 0x3238, 0x3338, 0x3438, 0x3538, 0x3638, 0x3738, 0x3838, 0x3938,
+    0x3039, 0x3139, 0x3239, 0x3339, 0x3439, 0x3539, 0x3639, 0x3739, 0x3839, 0x3939,
+};
+
+/* u < 10^8 as 8 ASCII digits, the first digit in the lowest byte. The four 2-digit parts
+ * come from three independent divisions (by constants, so multiplications), which keeps
+ * the dependency chain short, and each becomes text through the table. */
+static inline uint64_t eight_digits(uint32_t u)
+{
+    uint32_t a = u / 1000000, b = u / 10000, c = u / 100;
+    return (uint64_t)jj_fd_digit_pairs[a] |
+           (uint64_t)jj_fd_digit_pairs[b - 100 * a] << 16 |
+           (uint64_t)jj_fd_digit_pairs[c - 100 * b] << 32 |
+           (uint64_t)jj_fd_digit_pairs[u - 100 * c] << 48;
+}
+
+/* Stores v with its lowest byte first. */
+static inline void store64(char *p, uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && \
+    __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    for (int i = 0; i < 8; i++)
+        p[i] = (char)(v >> (8 * i));
+#else
+    memcpy(p, &v, 8);
+#endif
+}
+
+enum { STYLE_REPR, STYLE_ORJSON };
+
+/* Writes "e", the sign and the exponent: at least two digits for repr, as few as needed
+ * for orjson. Without branches on the exponent, which is unpredictable. */
+static inline char *write_exponent(char *p, int x, int style)
+{
+    p[0] = 'e';
+    p[1] = (char)('+' + 2 * (x < 0)); /* '-' is '+' + 2 */
+    unsigned u = (unsigned)(x < 0 ? -x : x);
+    unsigned h = u / 100, rem = u - 100 * h;
+    /* "hdd" in the low three bytes, the first character lowest */
+    uint32_t w = (uint32_t)('0' + h) | (uint32_t)jj_fd_digit_pairs[rem] << 8;
+    unsigned nd = style == STYLE_REPR ? 2u + (u >= 100) : 1u + (u >= 10) + (u >= 100);
+    w >>= 8 * (3 - nd);
+    char b[4];
+    b[0] = (char)w;
+    b[1] = (char)(w >> 8);
+    b[2] = (char)(w >> 16);
+    b[3] = 0;
+    memcpy(p + 2, b, 4);
+    return p + 2 + nd;
+}
+
+/* Bytes 0..7 of w with the byte b inserted at position pos (0..7): 8 bytes, the last
+ * byte of w falls off. */
+static inline uint64_t insert_byte(uint64_t w, unsigned pos, uint64_t b)
+{
+    uint64_t low = (UINT64_C(1) << (8 * pos)) - 1;
+    return (w & low) | (b << (8 * pos)) | ((w & ~low) << 8);
+}
+
+static JJ_FD_INLINE size_t format_finite(double v, char *out, int style)
+{
+    int neg, q;
+    uint64_t c;
+    int nonzero = decode(v, &neg, &c, &q);
+    char *p = out;
+    *p = '-';
+    p += neg;
+    if (!nonzero) {
+        memcpy(p, "0.0", 4);
+        return (size_t)(p - out) + 3;
+    }
+    jj_fd_decimal r = shortest(c, q);
+    int x = r.x;
+
+    /* the 17 digits: the first, then 8 in w_mid and 8 in w_lo (first digit in the lowest
+     * byte); the text is stored straight from these registers */
+    uint32_t hi = (uint32_t)(r.d / 100000000); /* 9 digits */
+    uint32_t lo = (uint32_t)(r.d - (uint64_t)hi * 100000000);
+    uint32_t top = hi / 100000000;
+    uint32_t mid = hi - top * 100000000;
+    const uint64_t zeros = UINT64_C(0x3030303030303030);
+    uint64_t w_mid = eight_digits(mid), w_lo = eight_digits(lo);
+    char first = (char)('0' + top);
+    /* significant digits: 17 less the trailing zeros */
+    unsigned n;
+    if (lo)
+        n = 17 - (unsigned)clz64(w_lo ^ zeros) / 8;
+    else if (mid)
+        n = 9 - (unsigned)clz64(w_mid ^ zeros) / 8;
+    else
+        n = 1;
+
+    int low_limit = style == STYLE_REPR ? -3 : -4;
+    if (x < low_limit || x > 16) {
+        /* d.ddde+X */
+        p[0] = first;
+        p[1] = '.';
+        store64(p + 2, w_mid);
+        store64(p + 10, w_lo);
+        p += n > 1 ? n + 1 : 1;
+        p = write_exponent(p, x - 1, style);
+        return (size_t)(p - out);
+    }
+    if (x <= 0) {
+        /* 0.000ddd */
+        memcpy(p, "0.000000", 8);
+        p[2 - x] = first;
+        store64(p + 3 - x, w_mid);
+        store64(p + 11 - x, w_lo);
+        return (size_t)(p - out) + (size_t)(2 - x) + n;
+    }
+    /* ddd.ddd or ddd000.0: the point goes in after digit x (1..16); the 17 digits end in
+     * zeros, which supply those of an integer */
+    unsigned pos = (unsigned)x - 1; /* place of the point among the 16 bytes after first */
+    uint64_t r0, r1;
+    if (pos < 8) {
+        r0 = insert_byte(w_mid, pos, '.');
+        r1 = (w_lo << 8) | (w_mid >> 56);
+    } else {
+        r0 = w_mid;
+        r1 = insert_byte(w_lo, pos - 8, '.');
+    }
+    p[0] = first;
+    store64(p + 1, r0);
+    store64(p + 9, r1);
+    p[17] = (char)(w_lo >> 56);
+    return (size_t)(p - out) + ((unsigned)x < n ? n + 1 : (unsigned)x + 2);
+}
+
+size_t jj_format_double_repr(double v, char *out)
+{
+    return format_finite(v, out, STYLE_REPR);
+}
+
+/* orjson's rule, found by comparing its output with Python's repr over the whole range
+ * (powers of ten from 1e-323 to 1e308 with 1 to 17 digits, integers around 2^53, random
+ * bit patterns): the digits are the same shortest digits. With E the decimal exponent of
+ * the first digit, it writes positional notation when -5 <= E <= 15 (one more negative
+ * exponent than repr: 0.00001 where repr has 1e-05), always with a fractional part
+ * (1.0, 1000000000000000.0); otherwise d.ddd, an 'e', a '+' or '-' and the exponent
+ * without leading zeros: 1e-7, 1.5e-6, 1e+16, 1e+100, 1.7976931348623157e+308, 5e-324.
+ * A single digit gets no ".0" (1e+16). */
+size_t jj_format_double_orjson(double v, char *out)
+{
+    return format_finite(v, out, STYLE_ORJSON);
+}

@@ -1,0 +1,57 @@
+/* jetjson: shortest round-trip formatting of doubles (format_double.c).
+ *
+ * One digit generator, two spellings:
+ *   jj_format_double_repr    the text of Python's repr(float), which is what json.dumps
+ *                            writes for a finite float: 1.0, -0.0, 0.1, 1e-05, 0.0001,
+ *                            1e+16, 123456789012345.0, 5e-324
+ *   jj_format_double_orjson  the bytes orjson.dumps writes for a finite float: the same
+ *                            digits, but 0.00001, 1e-7, 1e+16, 5e-324
+ *
+ * The digits are the shortest decimal that reads back (with correct rounding, ties to
+ * even) as the same double; among several of that length, the one closest to the exact
+ * binary value, an exact tie going to the even last digit. That is what Python's repr
+ * and orjson produce.
+ *
+ * Both writers take finite values only: NaN and the infinities are the caller's business
+ * (json.dumps writes NaN / Infinity / -Infinity, orjson writes null). They write no NUL,
+ * use no locale, allocate nothing and have no state: any number of threads may call them.
+ */
+#ifndef JJ_FORMAT_DOUBLE_H
+#define JJ_FORMAT_DOUBLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The longest result, in bytes: "-1.2345678901234567e-308" (24). */
+#define JJ_DOUBLE_MAX_CHARS 24
+/* Room the writers need at `out`: they store whole words past the end of the result
+ * (never past out + JJ_DOUBLE_BUF_SIZE), so give them this much even for short results. */
+#define JJ_DOUBLE_BUF_SIZE 32
+
+/* Writes v (finite) as Python's repr(v) does; returns the number of bytes written.
+ * Scientific notation when the decimal exponent of the first digit is below -4 or at
+ * least 16, with a sign and at least two exponent digits (1e-05, 1e+16, 1e+308);
+ * otherwise positional with at least one digit after the point (100.0, 0.0001). */
+size_t jj_format_double_repr(double v, char *out);
+
+/* Writes v (finite) as orjson.dumps(v) does; returns the number of bytes written.
+ * Scientific notation when the decimal exponent of the first digit is below -5 or at
+ * least 16, with a sign and no leading zeros in the exponent (1e-7, 1e+16, 5e-324);
+ * otherwise positional with at least one digit after the point (0.00001, 100.0). */
+size_t jj_format_double_orjson(double v, char *out);
+
+/* The shared core: |v| = *digits * 10^*exponent with *digits the shortest round-trip
+ * digits described above, without trailing zeros (so 100.0 gives 1 and 2). v must be
+ * finite; for +-0.0 the result is 0 and 0. Returns 1 when the sign bit of v is set
+ * (including -0.0), else 0. *digits < 10^17, -324 <= *exponent <= 308. */
+int jj_shortest_digits(double v, uint64_t *digits, int *exponent);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
