@@ -3,6 +3,9 @@ jetjson.JSONDecodeError) with json's msg/pos/lineno/colno/doc, UnicodeDecodeErro
 RecursionError, ValueError or TypeError with json's message. Never a crash."""
 
 import codecs
+import collections
+import datetime
+import decimal
 import json
 import sys
 
@@ -326,7 +329,8 @@ def test_recursion_limit_is_respected_like_json():
 # Wrong input types
 # --------------------------------------------------------------------------------------
 @pytest.mark.parametrize("value", [None, 1, 1.5, True, [], {}, ["[1]"], ("[1]",), object(),
-                                   {"a": 1}, set()],
+                                   {"a": 1}, set(), collections.OrderedDict(),
+                                   datetime.date(2020, 1, 2), decimal.Decimal("1")],
                          ids=lambda v: type(v).__name__)
 def test_wrong_input_types(value):
     exp = capture(json.loads, value)

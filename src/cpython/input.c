@@ -24,6 +24,9 @@ static uint8_t *jj_put_utf8(uint8_t *d, Py_UCS4 cp) {
 }
 
 static int jj_input_from_str(PyObject *s, jj_thread_parser *tp, jj_input *in) {
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(s) < 0) return -1; /* a legacy str made by the deprecated wchar API */
+#endif
     Py_ssize_t n = PyUnicode_GET_LENGTH(s);
     if (PyUnicode_IS_ASCII(s)) {
         in->buf = PyUnicode_DATA(s);
@@ -71,7 +74,7 @@ int jj_bytes_need_json(const uint8_t *b, size_t len) {
 int jj_input_open(PyObject *obj, struct jj_thread_parser *tp, jj_input *in) {
     in->has_view = 0;
     in->needs_json = 0;
-    if (PyBytes_CheckExact(obj) || PyBytes_Check(obj)) {
+    if (PyBytes_Check(obj)) {
         in->buf = (const uint8_t *)PyBytes_AS_STRING(obj);
         in->len = (size_t)PyBytes_GET_SIZE(obj);
     } else if (PyUnicode_Check(obj)) {
@@ -82,10 +85,7 @@ int jj_input_open(PyObject *obj, struct jj_thread_parser *tp, jj_input *in) {
         in->buf = in->view.buf;
         in->len = (size_t)in->view.len;
     } else {
-        PyErr_Format(PyExc_TypeError,
-                     "the JSON object must be str, bytes or bytearray, not %.200s",
-                     Py_TYPE(obj)->tp_name);
-        return -1;
+        return JJ_INPUT_UNSUPPORTED; /* json.loads words the TypeError (or accepts it) */
     }
     in->needs_json = jj_bytes_need_json(in->buf, in->len);
     return 0;

@@ -36,9 +36,15 @@ static void jj_convert_decode_error(jj_state *st) {
         PyErr_SetObject((PyObject *)Py_TYPE(ours), ours);
         Py_DECREF(ours);
         Py_DECREF(exc);
-    } else {
-        Py_DECREF(exc);
+        return;
     }
+    /* could not build ours (out of memory?): json's own exception is still right */
+    PyErr_Clear();
+#if PY_VERSION_HEX >= 0x030C0000
+    PyErr_SetRaisedException(exc);
+#else
+    PyErr_Restore(Py_NewRef((PyObject *)Py_TYPE(exc)), exc, PyException_GetTraceback(exc));
+#endif
 }
 
 static PyObject *jj_json_loads(jj_state *st, PyObject *data, PyObject *kwargs, int count) {
@@ -125,7 +131,9 @@ static PyObject *jj_loads_fast(jj_state *st, PyObject *data) {
     jj_thread_parser *tp = jj_thread_parser_get();
     if (!tp) return PyErr_NoMemory();
     jj_input in;
-    if (jj_input_open(data, tp, &in) < 0) return NULL;
+    int opened = jj_input_open(data, tp, &in);
+    if (opened == JJ_INPUT_UNSUPPORTED) return jj_json_loads(st, data, NULL, 0);
+    if (opened < 0) return NULL;
     PyObject *result = jj_loads_memory(st, tp, in.buf, in.len, in.needs_json, data);
     jj_input_close(&in);
     jj_thread_parser_trim(tp);

@@ -40,6 +40,9 @@ typedef struct jj_input {
     int needs_json; /* bytes in UTF-16/32 or with a BOM: json's own detection applies */
 } jj_input;
 struct jj_thread_parser;
+/* 0, or -1 with an exception set, or JJ_INPUT_UNSUPPORTED (no exception) for a type
+ * that is json's to judge. */
+#define JJ_INPUT_UNSUPPORTED (-2)
 int jj_input_open(PyObject *obj, struct jj_thread_parser *tp, jj_input *in);
 void jj_input_close(jj_input *in);
 /* json.detect_encoding would pick something other than plain UTF-8 for these bytes. */
