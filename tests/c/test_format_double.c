@@ -23,25 +23,7 @@
 #include <string.h>
 #include <time.h>
 
-static unsigned long g_passed, g_failed;
-
-#define FAIL(...)                                                                   \
-    do {                                                                            \
-        g_failed++;                                                                 \
-        if (g_failed <= 40) {                                                       \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                    \
-            fprintf(stderr, __VA_ARGS__);                                           \
-            fputc('\n', stderr);                                                    \
-        }                                                                           \
-    } while (0)
-
-#define CHECK(cond, ...)        \
-    do {                        \
-        if (cond)               \
-            g_passed++;         \
-        else                    \
-            FAIL(__VA_ARGS__);  \
-    } while (0)
+#include "test_util.h"
 
 static uint64_t bits_of(double v)
 {

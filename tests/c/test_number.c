@@ -25,17 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static unsigned long g_passed, g_failed;
-
-#define FAIL(...)                                                                   \
-    do {                                                                            \
-        g_failed++;                                                                 \
-        if (g_failed <= 40) {                                                       \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                    \
-            fprintf(stderr, __VA_ARGS__);                                           \
-            fputc('\n', stderr);                                                    \
-        }                                                                           \
-    } while (0)
+#include "test_util.h"
 
 /* ---- guard-page placement ---------------------------------------------------------- */
 
