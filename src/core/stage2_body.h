@@ -114,13 +114,9 @@ static inline size_t jj_copy_scan(const uint8_t *s, const uint8_t *end, uint8_t 
         s += JJ_SCAN_STEP;
         d += JJ_SCAN_STEP;
     }
-    for (; s < end; s++) {
-        uint8_t c = *s;
-        if (c == '"' || c == '\\' || c < 0x20) break;
-        jj_note_byte(info, c);
-        *d++ = c;
-    }
-    return (size_t)(s - start);
+    size_t rest = jj_scan_string(s, end, info); /* fewer than a step left: its byte loop */
+    memcpy(d, s, rest);
+    return (size_t)(s - start) + rest;
 }
 
 /* The tape words of a string: flags and offset, then byte length and code points. */
