@@ -1,0 +1,64 @@
+/* The serializers' output buffer: a growable byte buffer that lives inside the result
+ * object itself (a bytes object, or a compact ASCII str), so finishing is a shrink in
+ * place, not a copy.
+ *
+ * Usage: jj_writer_start_*, then any number of jj_writer_reserve + direct stores at
+ * w->pos (advance it yourself) or jj_writer_put*, then exactly one of
+ * jj_writer_finish (the result) or jj_writer_abandon (on error). Reserve before every
+ * store: the buffer may move on each reserve.
+ *
+ * The result object is private to the writer until finish: it has one reference and
+ * is never shown to Python code, which is what lets it be resized in place. */
+#ifndef JJ_CPYTHON_WRITER_H
+#define JJ_CPYTHON_WRITER_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+typedef struct jj_writer {
+    uint8_t *pos;   /* next byte to write */
+    uint8_t *end;   /* end of the usable capacity */
+    uint8_t *start; /* first byte of the result */
+    PyObject *obj;  /* the bytes or str being filled; NULL after finish/abandon */
+    int is_str;     /* the result is a str (every byte written must be < 0x80) */
+} jj_writer;
+
+/* Start a writer whose result is bytes (or an ASCII str) with room for `hint` bytes.
+ * Return 0, or -1 with MemoryError set. */
+int jj_writer_start_bytes(jj_writer *w, size_t hint);
+int jj_writer_start_ascii(jj_writer *w, size_t hint);
+
+/* Slow path of jj_writer_reserve: make room for n more bytes. */
+int jj_writer_grow(jj_writer *w, size_t n);
+
+/* Make room for n more bytes at w->pos. Return 0, or -1 with MemoryError set (the
+ * writer must then still be abandoned). */
+static inline int jj_writer_reserve(jj_writer *w, size_t n) {
+    if ((size_t)(w->end - w->pos) >= n) return 0;
+    return jj_writer_grow(w, n);
+}
+
+static inline size_t jj_writer_len(const jj_writer *w) { return (size_t)(w->pos - w->start); }
+
+static inline int jj_writer_put(jj_writer *w, const void *bytes, size_t n) {
+    if (jj_writer_reserve(w, n)) return -1;
+    memcpy(w->pos, bytes, n);
+    w->pos += n;
+    return 0;
+}
+
+static inline int jj_writer_put_byte(jj_writer *w, uint8_t c) {
+    if (jj_writer_reserve(w, 1)) return -1;
+    *w->pos++ = c;
+    return 0;
+}
+
+/* The result, shrunk to what was written (new reference), or NULL with an exception. */
+PyObject *jj_writer_finish(jj_writer *w);
+
+/* Drop the buffer (error paths). Safe to call twice and after finish. */
+void jj_writer_abandon(jj_writer *w);
+
+#endif
