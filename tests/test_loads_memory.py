@@ -57,6 +57,8 @@ def corpus_datas():
     return [read_bytes(p) for p in files]
 
 
+@pytest.mark.skipif(bool(os.environ.get("JETJSON_SANITIZED")),
+                    reason="ASan's quarantine holds freed memory on purpose")
 def test_repeated_corpus_loads_keep_rss_flat():
     """20 passes over the whole corpus (bytes and str); the process must not keep growing
     (this also sees C-level buffers that tracemalloc does not trace)."""
