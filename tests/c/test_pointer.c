@@ -1,6 +1,8 @@
 /* JSON Pointers (pointer.c): syntax checks, tokens, escapes, indexes, resolution on
  * small documents, and on the corpus every value reached by a pointer built from its
- * own path on the tape. */
+ * own path on the tape. Edit spans (edit.c): set and delete on small documents, and on
+ * the corpus edits that must still parse, with the span holding exactly the value. */
+#include "edit.h"
 #include "pointer.h"
 #include "test_util.h"
 
@@ -199,15 +201,141 @@ static void test_resolve(const jj_kernels *k) {
     jj_parser_free(&p);
 }
 
-/* ---- corpus: the pointer of every value's path finds that value ---- */
+/* ---- edit spans ---- */
 
+/* A walk over every value of a corpus document, with the pointer of its path. */
 typedef struct walk {
     const jj_parser *p;
     const uint8_t *buf;
+    size_t len;
     char path[4096];
-    size_t checks, budget;
+    size_t checks, budget, edits;
     const char *name;
 } walk;
+
+static jj_parser g_edited; /* parses edited documents (freed at the end) */
+
+
+/* Applies the target: set writes `value` (or inserts it, with the key for a new member),
+ * delete removes the cut. Returns the length written to out. */
+static size_t apply(const uint8_t *buf, size_t len, const jj_edit_target *e, int del, const char *value, char *out) {
+    size_t o = 0;
+    if (del) {
+        memcpy(out, buf, e->cut_start);
+        memcpy(out + e->cut_start, buf + e->cut_end, len - e->cut_end);
+        return len - (e->cut_end - e->cut_start);
+    }
+    memcpy(out, buf, e->start);
+    o = e->start;
+    if (e->kind != JJ_EDIT_VALUE && e->needs_comma) out[o++] = ',';
+    if (e->kind == JJ_EDIT_NEW_MEMBER) {
+        o += jj_edit_key_literal(&e->token, (uint8_t *)out + o);
+        out[o++] = ':';
+    }
+    memcpy(out + o, value, strlen(value));
+    o += strlen(value);
+    memcpy(out + o, buf + e->end, len - e->end);
+    return o + len - e->end;
+}
+
+static void test_edit_small(const jj_kernels *k) {
+    static const struct {
+        const char *doc, *ptr;
+        int del;
+        int status;
+        const char *want; /* the edited document (set writes 9), or failed_at as text */
+    } cases[] = {
+        {"{\"a\": 1, \"b\": 2}", "/a", 0, JJ_PTR_OK, "{\"a\": 9, \"b\": 2}"},
+        {"{\"a\": 1, \"b\": 2}", "/a", 1, JJ_PTR_OK, "{\"b\": 2}"},
+        {"{\"a\": 1, \"b\": 2}", "/b", 1, JJ_PTR_OK, "{\"a\": 1}"},
+        {"{\"a\": 1, \"b\": 2}", "/c", 0, JJ_PTR_OK, "{\"a\": 1, \"b\": 2,\"c\":9}"},
+        {"{\"a\" : {\"x\":[1,2]} , \"b\" : 2 }", "/a", 1, JJ_PTR_OK, "{\"b\" : 2 }"},
+        {"{\"a\" : {\"x\":[1,2]} , \"b\" : 2 }", "/b", 1, JJ_PTR_OK, "{\"a\" : {\"x\":[1,2]} }"},
+        {"{\"a\" : {\"x\":[1,2]} , \"b\" : 2 }", "/a", 0, JJ_PTR_OK, "{\"a\" : 9 , \"b\" : 2 }"},
+        {"{\"a\" : {\"x\":[1,2]} , \"b\" : 2 }", "/a/x/1", 0, JJ_PTR_OK, "{\"a\" : {\"x\":[1,9]} , \"b\" : 2 }"},
+        {"{\"a\" : {\"x\":[1,2]} , \"b\" : 2 }", "/a/x/-", 0, JJ_PTR_OK, "{\"a\" : {\"x\":[1,2,9]} , \"b\" : 2 }"},
+        {"{\"a\" : {\"x\":[1,2]} , \"b\" : 2 }", "/a/x/2", 0, JJ_PTR_OK, "{\"a\" : {\"x\":[1,2,9]} , \"b\" : 2 }"},
+        {"{\"a\" : {\"x\":[1,2]} , \"b\" : 2 }", "/a/y", 0, JJ_PTR_OK, "{\"a\" : {\"x\":[1,2],\"y\":9} , \"b\" : 2 }"},
+        {"{\"a\" : {\"x\":[1,2]} , \"b\" : 2 }", "/a/x/0", 1, JJ_PTR_OK, "{\"a\" : {\"x\":[2]} , \"b\" : 2 }"},
+        {"{\"a\" : {\"x\":[1,2]} , \"b\" : 2 }", "/a/x/1", 1, JJ_PTR_OK, "{\"a\" : {\"x\":[1]} , \"b\" : 2 }"},
+        {"{ }", "/k", 0, JJ_PTR_OK, "{\"k\":9 }"},
+        {"[ ]", "/-", 0, JJ_PTR_OK, "[9 ]"},
+        {"[ ]", "/0", 0, JJ_PTR_OK, "[9 ]"},
+        {"[ \"x\" ]", "/0", 1, JJ_PTR_OK, "[  ]"},
+        {"[ \"x\" ]", "/0", 0, JJ_PTR_OK, "[ 9 ]"},
+        {"[\"a\\\"]\", 2]", "/0", 0, JJ_PTR_OK, "[9, 2]"},
+        {"[\"a\\\"]\", 2]", "/1", 1, JJ_PTR_OK, "[\"a\\\"]\"]"},
+        {"[true,false,null,-1.5e3,\"\"]", "/3", 1, JJ_PTR_OK, "[true,false,null,\"\"]"},
+        {"[true,false,null,-1.5e3,\"\"]", "/4", 0, JJ_PTR_OK, "[true,false,null,-1.5e3,9]"},
+        {"  7\n", "", 0, JJ_PTR_OK, "  9\n"},
+        {" {\"a\":1} ", "", 0, JJ_PTR_OK, " 9 "},
+        {"{\"a/b\":1,\"~\":2}", "/~0", 1, JJ_PTR_OK, "{\"a/b\":1}"},
+        {"{\"a/b\":1,\"~\":2}", "/a~1b", 0, JJ_PTR_OK, "{\"a/b\":9,\"~\":2}"},
+        {"{\"d\":1,\"d\":2}", "/d", 0, JJ_PTR_OK, "{\"d\":9,\"d\":2}"},
+        {"{\"q\\u0041\":1}", "/qA", 0, JJ_PTR_OK, "{\"q\\u0041\":9}"},
+        {"{}", "/\"\\\x01", 0, JJ_PTR_OK, "{\"\\\"\\\\\\u0001\":9}"},
+        {"{}", "/", 0, JJ_PTR_OK, "{\"\":9}"},
+        {"{\"a\":1}", "/b/c", 0, JJ_PTR_NO_KEY, "2"},
+        {"[1]", "/2", 0, JJ_PTR_OUT_OF_RANGE, "2"},
+        {"[1]", "/1/0", 0, JJ_PTR_OUT_OF_RANGE, "2"},
+        {"[1]", "/-/0", 0, JJ_PTR_BAD_INDEX, "2"},
+        {"[1]", "/x", 0, JJ_PTR_BAD_INDEX, "2"},
+        {"[1]", "/0/x", 0, JJ_PTR_NOT_CONTAINER, "4"},
+        {"1", "/x", 0, JJ_PTR_NOT_CONTAINER, "2"},
+        {"[1]", "/~", 0, JJ_PTR_SYNTAX, "1"},
+    };
+    jj_parser p;
+    jj_parser_init(&p);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const uint8_t *buf = (const uint8_t *)cases[i].doc;
+        size_t len = strlen(cases[i].doc);
+        if (jj_parse_with(&p, k, buf, len) != JJ_OK) {
+            FAIL("%s does not parse", cases[i].doc);
+            continue;
+        }
+        jj_edit_target e;
+        size_t failed_at = 0;
+        char got[256];
+        jj_pointer_status st = jj_edit_locate(&p, buf, len, cases[i].ptr, strlen(cases[i].ptr), &e, &failed_at);
+        if (st == JJ_PTR_OK) got[apply(buf, len, &e, cases[i].del, "9", got)] = 0;
+        else snprintf(got, sizeof got, "%zu", failed_at);
+        CHECK((int)st == cases[i].status && strcmp(got, cases[i].want) == 0, "%s: %s %s on %s = %d %s, want %s",
+              k->name, cases[i].del ? "delete" : "set", cases[i].ptr, cases[i].doc, (int)st, got, cases[i].want);
+    }
+    jj_parser_free(&p);
+}
+
+/* The span of the value at tape t in a corpus document: it parses alone to the same
+ * value, and the document still parses after deleting it or replacing it. */
+static void check_edit(const walk *w, size_t t, size_t len_ptr) {
+    static char out[1 << 21];
+    jj_parser *q = &g_edited;
+    jj_edit_target e;
+    size_t fa = 0;
+    if (jj_edit_locate(w->p, w->buf, w->len, w->path, len_ptr, &e, &fa) != JJ_PTR_OK || e.kind != JJ_EDIT_VALUE ||
+        e.tape != t) {
+        FAIL("%s: locate %.*s", w->name, (int)len_ptr, w->path);
+        return;
+    }
+    CHECK(e.start < e.end && e.end <= w->len && e.cut_start <= e.start && e.end <= e.cut_end && e.cut_end <= w->len,
+          "%s: span of %.*s", w->name, (int)len_ptr, w->path);
+    char a[96], b[96];
+    describe(w->p, w->buf, t, a, sizeof a);
+    if (jj_parse(q, w->buf + e.start, e.end - e.start) != JJ_OK) {
+        FAIL("%s: span of %.*s does not parse", w->name, (int)len_ptr, w->path);
+    } else {
+        describe(q, w->buf + e.start, 0, b, sizeof b);
+        CHECK(strcmp(a, b) == 0, "%s: span of %.*s is %s, want %s", w->name, (int)len_ptr, w->path, b, a);
+    }
+    if (w->len + 8 > sizeof out) return;
+    for (int del = 0; del < (e.has_parent ? 2 : 1); del++) { /* deleting the root leaves nothing */
+        size_t n = apply(w->buf, w->len, &e, del, "[0]", out);
+        CHECK(jj_parse(q, (const uint8_t *)out, n) == JJ_OK, "%s: %s %.*s gives invalid JSON", w->name,
+              del ? "delete" : "set", (int)len_ptr, w->path);
+    }
+}
+
+/* ---- corpus: the pointer of every value's path finds that value ---- */
 
 static int same_key(const walk *w, size_t a, size_t b) {
     const uint64_t *tape = w->p->tape;
@@ -231,6 +359,10 @@ static void walk_value(walk *w, size_t t, size_t len) {
     jj_pointer_status st = jj_pointer_resolve(w->p, w->buf, 0, w->path, len, &found, &fa);
     w->checks++;
     CHECK(st == JJ_PTR_OK && found == t, "%s: %.*s -> %d %zu, want %zu", w->name, (int)len, w->path, (int)st, found, t);
+    if (w->checks % 97 == 1 && w->edits < 40) {
+        w->edits++;
+        check_edit(w, t, len);
+    }
     const uint64_t *tape = w->p->tape;
     jj_type type = jj_tape_type(tape[t]);
     if (type != JJ_OBJECT && type != JJ_ARRAY) return;
@@ -284,7 +416,9 @@ static void test_corpus(const jj_kernels *k) {
             static walk w; /* large path buffer: off the stack */
             w.p = &p;
             w.buf = buf;
+            w.len = len;
             w.checks = 0;
+            w.edits = 0;
             w.budget = 20000;
             w.name = files[f];
             walk_value(&w, 0, 0);
@@ -300,7 +434,9 @@ int main(void) {
     test_index();
     for (const jj_kernels *const *k = jj_kernels_all(); *k; k++) {
         test_resolve(*k);
+        test_edit_small(*k);
         test_corpus(*k);
     }
+    jj_parser_free(&g_edited);
     return jj_test_report();
 }
