@@ -9,11 +9,15 @@ from ._jetjson import (
     Array,
     JSONDecodeError,
     Object,
+    delete_path,
     features,
+    get,
+    get_many,
     load_file,
     loads,
     parse,
     release,
+    set_path,
 )
 from ._jetjson import ObjectItems as _ObjectItems
 from ._jetjson import ObjectKeys as _ObjectKeys
@@ -25,13 +29,17 @@ __all__ = [
     "Array",
     "JSONDecodeError",
     "Object",
+    "delete_path",
     "features",
+    "get",
+    "get_many",
     "load",
     "load_file",
     "loads",
     "parse",
     "parse_file",
     "release",
+    "set_path",
 ]
 
 Mapping.register(Object)

@@ -39,6 +39,12 @@ void jj_key_cache_clear(jj_key_cache *cache);
  * counts it as a fallback in _stats(). */
 PyObject *jj_json_loads(jj_state *st, PyObject *data, PyObject *kwargs, int count);
 
+/* paths.c: get, get_many, set_path, delete_path. */
+PyObject *jj_get(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+PyObject *jj_get_many(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+PyObject *jj_set_path(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+PyObject *jj_delete_path(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+
 /* input.c: the bytes to parse from a bytes/bytearray/memoryview/str object. */
 typedef struct jj_input {
     const uint8_t *buf;
