@@ -175,16 +175,30 @@ static int jj_doc_traverse(PyObject *self, visitproc visit, void *arg) {
 
 static void jj_doc_dealloc(PyObject *self) {
     jj_doc *d = (jj_doc *)self;
-    PyTypeObject *tp = Py_TYPE(self);
+    PyTypeObject *type = Py_TYPE(self);
     PyObject_GC_UnTrack(self);
     Py_CLEAR(d->owner);
     free(d->copy);
+    /* The buffers go back to this thread's parser when it lacks them: a parse that
+     * follows then writes to memory already mapped instead of faulting in new pages. */
+    jj_thread_parser *tp = jj_thread_parser_get();
+    if (tp && !tp->parser.tape) {
+        tp->parser.tape = d->tape.tape;
+        tp->parser.tape_cap = d->tape.tape_cap;
+        d->tape.tape = NULL;
+    }
+    if (tp && !tp->parser.strings) {
+        tp->parser.strings = d->tape.strings;
+        tp->parser.strings_cap = d->tape.strings_cap;
+        d->tape.strings = NULL;
+    }
+    if (tp) jj_thread_parser_trim(tp);
     free(d->tape.tape);
     free(d->tape.strings);
     for (size_t i = 0; d->tables && i <= d->tables_mask; i++) PyMem_Free(d->tables[i].slots);
     PyMem_Free(d->tables);
     PyObject_GC_Del(self);
-    Py_DECREF(tp);
+    Py_DECREF(type);
 }
 
 static PyType_Slot jj_doc_slots[] = {
@@ -202,11 +216,16 @@ static PyType_Spec jj_doc_spec = {
     .slots = jj_doc_slots,
 };
 
-/* Shrinks a buffer taken from the thread parser to what the document uses. */
-static void *jj_fit(void *buf, size_t used, size_t cap) {
-    if (used == 0 || cap - used < 4096) return buf;
+/* Shrinks the string buffer taken from the thread parser when most of it is unused (it
+ * is sized for the whole input, and most strings stay in the input). The tape is kept
+ * whole (at most twice its use): when the document dies it goes back to the thread's
+ * parser, and growing it again there would copy it. */
+static void *jj_fit(void *buf, size_t used, size_t *cap) {
+    if (used == 0 || *cap - used < used + ((size_t)64 << 10)) return buf;
     void *fitted = realloc(buf, used);
-    return fitted ? fitted : buf;
+    if (!fitted) return buf;
+    *cap = used;
+    return fitted;
 }
 
 /* A document over the tape just parsed in tp: the tape and string buffers are taken
@@ -220,10 +239,12 @@ static jj_doc *jj_doc_take(jj_state *st, jj_thread_parser *tp, const uint8_t *bu
     }
     jj_parser *p = &tp->parser;
     jj_parser_init(&d->tape);
-    d->tape.tape = jj_fit(p->tape, p->tape_len * sizeof *p->tape, p->tape_cap * sizeof *p->tape);
-    d->tape.tape_len = d->tape.tape_cap = p->tape_len;
-    d->tape.strings = jj_fit(p->strings, p->strings_len, p->strings_cap);
-    d->tape.strings_len = d->tape.strings_cap = p->strings_len;
+    d->tape.tape = p->tape;
+    d->tape.tape_cap = p->tape_cap;
+    d->tape.tape_len = p->tape_len;
+    d->tape.strings_cap = p->strings_cap;
+    d->tape.strings = jj_fit(p->strings, p->strings_len, &d->tape.strings_cap);
+    d->tape.strings_len = p->strings_len;
     d->tape.max_depth = p->max_depth;
     p->tape = NULL;
     p->tape_len = p->tape_cap = 0;
