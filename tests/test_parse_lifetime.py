@@ -222,3 +222,44 @@ def test_match_statements():
             pass
         case _:
             pytest.fail("no match")
+
+
+def test_collections_during_parse():
+    """Documents freed by the GC while another parse is under way (buffers given back to
+    the thread's parser only when it has none)."""
+    old = gc.get_threshold()
+    gc.set_threshold(1, 1, 1)
+    try:
+        keep = []
+        for i in range(300):
+            root = jetjson.parse(DOC if i % 3 else DOC.encode())
+            cycle = [root]
+            cycle.append(cycle)  # only the GC frees this one, at some later allocation
+            keep.append(root["users"][i % 2])
+            if len(keep) > 5:
+                keep.pop(0)
+            for k in keep:
+                assert k["id"] in (1, 2) and k == plain(oracle(DOC))["users"][k["id"] - 1]
+    finally:
+        gc.set_threshold(*old)
+
+
+def test_parse_file_errors(tmp_path):
+    missing = tmp_path / "missing.json"
+    for fn in (jetjson.parse_file, jetjson.load_file):
+        with pytest.raises(FileNotFoundError):
+            fn(missing)
+        with pytest.raises(IsADirectoryError):
+            fn(tmp_path)
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(b'{"a": [1, }')
+    with pytest.raises(jetjson.JSONDecodeError) as a:
+        jetjson.parse_file(bad)
+    with pytest.raises(jetjson.JSONDecodeError) as b:
+        jetjson.load_file(bad)
+    assert (a.value.msg, a.value.pos) == (b.value.msg, b.value.pos)
+    good = tmp_path / "good.json"
+    good.write_text(DOC, encoding="utf-8")
+    root = jetjson.parse_file(str(good))
+    good.unlink()
+    assert root == jetjson.loads(DOC)

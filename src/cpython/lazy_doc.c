@@ -7,6 +7,9 @@
 
 /* Containers this small are always scanned: a table would cost more than it saves. */
 #define JJ_SCAN_ONLY 16
+/* A dead document's buffers of up to this size go back to the thread's parser (which
+ * itself keeps up to 64 MiB in all, see thread_parser.c). */
+#define JJ_RECYCLE_MAX ((size_t)16 << 20)
 
 /* ---- values ---- */
 
@@ -179,20 +182,21 @@ static void jj_doc_dealloc(PyObject *self) {
     PyObject_GC_UnTrack(self);
     Py_CLEAR(d->owner);
     free(d->copy);
-    /* The buffers go back to this thread's parser when it lacks them: a parse that
-     * follows then writes to memory already mapped instead of faulting in new pages. */
+    /* The buffers go back to this thread's parser when it lacks them (a document took
+     * them): a parse that follows then writes to memory already mapped instead of
+     * faulting in new pages. Only empty slots are filled, and nothing of the parser is
+     * freed here, because this may run (from the GC) while a parse uses the parser. */
     jj_thread_parser *tp = jj_thread_parser_get();
-    if (tp && !tp->parser.tape) {
+    if (tp && !tp->parser.tape && d->tape.tape_cap * sizeof *d->tape.tape <= JJ_RECYCLE_MAX) {
         tp->parser.tape = d->tape.tape;
         tp->parser.tape_cap = d->tape.tape_cap;
         d->tape.tape = NULL;
     }
-    if (tp && !tp->parser.strings) {
+    if (tp && !tp->parser.strings && d->tape.strings_cap <= JJ_RECYCLE_MAX) {
         tp->parser.strings = d->tape.strings;
         tp->parser.strings_cap = d->tape.strings_cap;
         d->tape.strings = NULL;
     }
-    if (tp) jj_thread_parser_trim(tp);
     free(d->tape.tape);
     free(d->tape.strings);
     for (size_t i = 0; d->tables && i <= d->tables_mask; i++) PyMem_Free(d->tables[i].slots);
