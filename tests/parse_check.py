@@ -102,6 +102,11 @@ def check_object(view, exp):
         assert view == d and not (view != d) and d == view
         assert items == d.items()
     assert ks == d.keys()
+    probe = {MISSING, *keys[:2]}
+    dk = d.keys()
+    assert (ks & probe, probe & ks, ks | probe, ks - probe, probe - ks, ks ^ probe) == \
+        (dk & probe, probe & dk, dk | probe, dk - probe, probe - dk, dk ^ probe)
+    assert ks.isdisjoint(probe) == dk.isdisjoint(probe)
     assert MISSING not in view and 1 not in view
     assert view.get(MISSING) is None and view.get(MISSING, 7) == 7
     try:

@@ -189,3 +189,13 @@ def test_big_int_over_the_limit():
     assert arr[0] == 1
     with pytest.raises(ValueError):
         arr[1]
+
+
+def test_items_set_operations():
+    data = '{"a": 1, "b": "x", "a": 3, "c": null}'
+    view, d = jetjson.parse(data).items(), jetjson.loads(data).items()
+    for other in ({("a", 3)}, {("a", 1), ("c", None)}, set(), [("b", "x")]):
+        assert view & other == d & other and view | other == d | other
+        assert view - other == d - other and view ^ other == d ^ other
+        assert view.isdisjoint(other) == d.isdisjoint(other)
+    assert ("a", 3) in view and ("a", 1) not in view  # as the dict of json.loads

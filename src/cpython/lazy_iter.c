@@ -146,6 +146,38 @@ static PyObject *jj_dict_view_richcompare(PyObject *self, PyObject *other, int o
     return result;
 }
 
+/* Set operations (&, |, -, ^) and isdisjoint(): those of the built dict's view. Either
+ * operand may be ours (ours share one tp_iter). */
+static PyObject *jj_plain_view(PyObject *o) {
+    return Py_TYPE(o)->tp_iter == jj_dict_view_iter ? jj_dict_view_of_dict(o) : Py_NewRef(o);
+}
+
+static PyObject *jj_set_op(PyObject *a, PyObject *b, PyObject *(*op)(PyObject *, PyObject *)) {
+    PyObject *x = jj_plain_view(a);
+    PyObject *y = x ? jj_plain_view(b) : NULL;
+    PyObject *result = y ? op(x, y) : NULL;
+    Py_XDECREF(x);
+    Py_XDECREF(y);
+    return result;
+}
+
+static PyObject *jj_view_and(PyObject *a, PyObject *b) { return jj_set_op(a, b, PyNumber_And); }
+static PyObject *jj_view_or(PyObject *a, PyObject *b) { return jj_set_op(a, b, PyNumber_Or); }
+static PyObject *jj_view_sub(PyObject *a, PyObject *b) { return jj_set_op(a, b, PyNumber_Subtract); }
+static PyObject *jj_view_xor(PyObject *a, PyObject *b) { return jj_set_op(a, b, PyNumber_Xor); }
+
+static PyObject *jj_view_isdisjoint(PyObject *self, PyObject *other) {
+    PyObject *mine = jj_dict_view_of_dict(self);
+    PyObject *result = mine ? PyObject_CallMethod(mine, "isdisjoint", "O", other) : NULL;
+    Py_XDECREF(mine);
+    return result;
+}
+
+static PyMethodDef jj_set_view_methods[] = {
+    {"isdisjoint", jj_view_isdisjoint, METH_O, "True when the view and other have nothing in common."},
+    {NULL, NULL, 0, NULL},
+};
+
 static PyObject *jj_dict_view_repr(PyObject *self) {
     int kind = jj_dict_view_kind(self);
     const char *name = kind == JJ_LT_KEYS ? "keys" : kind == JJ_LT_VALUES ? "values" : "items";
@@ -154,6 +186,9 @@ static PyObject *jj_dict_view_repr(PyObject *self) {
 
 static PyType_Slot jj_keys_slots[] = {
     {Py_tp_dealloc, jj_dict_view_dealloc},   {Py_tp_repr, jj_dict_view_repr},
+    {Py_nb_and, jj_view_and},                {Py_nb_or, jj_view_or},
+    {Py_nb_subtract, jj_view_sub},           {Py_nb_xor, jj_view_xor},
+    {Py_tp_methods, jj_set_view_methods},
     {Py_tp_iter, jj_dict_view_iter},         {Py_sq_length, jj_dict_view_len},
     {Py_sq_contains, jj_dict_view_contains}, {Py_tp_richcompare, jj_dict_view_richcompare},
     {0, NULL},
@@ -166,6 +201,9 @@ static PyType_Slot jj_values_slots[] = {
 };
 static PyType_Slot jj_items_slots[] = {
     {Py_tp_dealloc, jj_dict_view_dealloc},   {Py_tp_repr, jj_dict_view_repr},
+    {Py_nb_and, jj_view_and},                {Py_nb_or, jj_view_or},
+    {Py_nb_subtract, jj_view_sub},           {Py_nb_xor, jj_view_xor},
+    {Py_tp_methods, jj_set_view_methods},
     {Py_tp_iter, jj_dict_view_iter},         {Py_sq_length, jj_dict_view_len},
     {Py_sq_contains, jj_dict_view_contains}, {Py_tp_richcompare, jj_dict_view_richcompare},
     {0, NULL},
