@@ -154,6 +154,9 @@ size_t jj_array_element(jj_doc *d, size_t at, size_t i) {
 
 const char *jj_key_utf8(PyObject *key, Py_ssize_t *len, PyObject **bytes) {
     *bytes = NULL;
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(key) < 0) return NULL; /* a legacy str made by the deprecated wchar API */
+#endif
     if (PyUnicode_IS_ASCII(key)) {
         *len = PyUnicode_GET_LENGTH(key);
         return PyUnicode_DATA(key);
