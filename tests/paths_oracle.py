@@ -27,11 +27,24 @@ def _pairs_hook(pairs):
     return d if len(d) == len(pairs) else Pairs(pairs)
 
 
+_WITH_PAIRS = {}  # id -> document, for the documents that hold Pairs (kept alive)
+
+
 def load_first_wins(data):
     """json.loads, except that objects with repeated keys stay Pairs for step()."""
     if isinstance(data, memoryview):
         data = data.tobytes()
-    return json.loads(data, object_pairs_hook=_pairs_hook)
+    made = []
+
+    def hook(pairs):
+        value = _pairs_hook(pairs)
+        if isinstance(value, Pairs):
+            made.append(1)
+        return value
+    doc = json.loads(data, object_pairs_hook=hook)
+    if made:
+        _WITH_PAIRS[id(doc)] = doc
+    return doc
 
 
 def as_loads(value):
@@ -105,7 +118,7 @@ def ref_get(doc, ptr):
     value = doc
     for token in tokens_of(ptr):
         value = step(value, token)
-    return as_loads(value)
+    return as_loads(value) if _WITH_PAIRS.get(id(doc)) is doc else value
 
 
 def ref_set(doc, ptr, new):
