@@ -224,6 +224,15 @@ def test_match_statements():
             pytest.fail("no match")
 
 
+class Reparser:
+    """A finalizer that parses on this thread: run by a collection in the middle of
+    another parse, it must not disturb that parse's tape."""
+
+    def __del__(self):
+        jetjson.loads(b'["other", {"doc": [1, 2, 3]}, "' + b"y" * 200 + b'"]')
+        jetjson.parse('{"third": ["\u20ac", 7]}')
+
+
 def test_collections_during_parse():
     """Documents freed by the GC while another parse is under way (buffers given back to
     the thread's parser only when it has none)."""
@@ -233,7 +242,7 @@ def test_collections_during_parse():
         keep = []
         for i in range(300):
             root = jetjson.parse(DOC if i % 3 else DOC.encode())
-            cycle = [root]
+            cycle = [root, Reparser()]
             cycle.append(cycle)  # only the GC frees this one, at some later allocation
             keep.append(root["users"][i % 2])
             if len(keep) > 5:
@@ -263,3 +272,25 @@ def test_parse_file_errors(tmp_path):
     root = jetjson.parse_file(str(good))
     good.unlink()
     assert root == jetjson.loads(DOC)
+
+
+def test_finalizer_parsing_during_parse():
+    """The first GC allocation inside parse() runs a collection whose finalizer parses on
+    this thread: the threshold is set to the current count, so the next tracked object
+    made (the document) crosses it."""
+    old = gc.get_threshold()
+    data = DOC.encode()
+    expected = jetjson.loads(data)
+    try:
+        for form in (data, DOC, bytearray(data)):
+            gc.collect()
+            cycle = [Reparser()]
+            cycle.append(cycle)
+            del cycle
+            n = gc.get_count()[0]
+            gc.set_threshold(n, 1, 1)
+            root = jetjson.parse(form)
+            gc.set_threshold(*old)
+            assert root == expected
+    finally:
+        gc.set_threshold(*old)

@@ -235,17 +235,25 @@ static void *jj_fit(void *buf, size_t used, size_t *cap) {
     return fitted;
 }
 
-/* A document over the tape just parsed in tp: the tape and string buffers are taken
- * over (tp starts empty next time), and so is the scratch when it holds the input. */
-static jj_doc *jj_doc_take(jj_state *st, jj_thread_parser *tp, const uint8_t *buf, PyObject *owner,
-                           uint8_t *copy) {
+/* An empty document, made before the parse: allocating a GC object may run a collection
+ * and so any Python code (finalizers), which could parse on this thread and overwrite
+ * the thread parser's tape between our parse and the moment the document takes it. */
+static jj_doc *jj_doc_new(jj_state *st) {
     jj_doc *d = PyObject_GC_New(jj_doc, (PyTypeObject *)st->lazy_types[JJ_LT_DOCUMENT]);
-    if (!d) {
-        free(copy);
-        return NULL;
-    }
-    jj_parser *p = &tp->parser;
+    if (!d) return NULL;
     jj_parser_init(&d->tape);
+    d->input = NULL;
+    d->owner = NULL;
+    d->copy = NULL;
+    d->tables = NULL;
+    d->tables_mask = d->tables_used = 0;
+    return d;
+}
+
+/* The document takes over the tape and string buffers just filled in tp (tp allocates
+ * again next time), and the scratch when the input was transcoded there. */
+static void jj_doc_take(jj_doc *d, jj_thread_parser *tp, const uint8_t *buf) {
+    jj_parser *p = &tp->parser;
     d->tape.tape = p->tape;
     d->tape.tape_cap = p->tape_cap;
     d->tape.tape_len = p->tape_len;
@@ -257,18 +265,13 @@ static jj_doc *jj_doc_take(jj_state *st, jj_thread_parser *tp, const uint8_t *bu
     p->tape_len = p->tape_cap = 0;
     p->strings = NULL;
     p->strings_len = p->strings_cap = 0;
-    if (!copy && !owner) { /* transcoded str in the scratch */
-        copy = tp->scratch;
+    if (!d->copy && !d->owner) {
+        d->copy = tp->scratch;
         tp->scratch = NULL;
         tp->scratch_cap = 0;
     }
     d->input = buf;
-    d->owner = Py_XNewRef(owner);
-    d->copy = copy;
-    d->tables = NULL;
-    d->tables_mask = d->tables_used = 0;
     PyObject_GC_Track((PyObject *)d);
-    return d;
 }
 
 /* ---- parse ---- */
@@ -302,40 +305,38 @@ static PyObject *jj_parse_data(jj_state *st, PyObject *data, PyObject *for_json)
         jj_input_close(&in);
         return jj_parse_decoded(st, data);
     }
-    PyObject *result = NULL, *owner = NULL;
-    uint8_t *copy = NULL;
+    PyObject *result = NULL;
+    jj_doc *doc = jj_doc_new(st);
+    if (!doc) goto done;
     if (in.has_view) { /* a mutable buffer: the document keeps its own copy */
-        copy = malloc(in.len ? in.len : 1);
-        if (!copy) {
-            jj_input_close(&in);
-            return PyErr_NoMemory();
+        doc->copy = malloc(in.len ? in.len : 1);
+        if (!doc->copy) {
+            PyErr_NoMemory();
+            goto done;
         }
-        memcpy(copy, in.buf, in.len);
-        in.buf = copy;
+        memcpy(doc->copy, in.buf, in.len);
+        in.buf = doc->copy;
     } else if (PyBytes_Check(data) || in.buf != tp->scratch) {
-        owner = data; /* bytes, or an ASCII str read in place */
+        doc->owner = Py_NewRef(data); /* bytes, or an ASCII str read in place */
     }
     jj_parser *p = &tp->parser;
     if (jj_parse(p, in.buf, in.len) != JJ_OK) {
         if (p->error == JJ_ERR_NOMEM) PyErr_NoMemory();
         else result = jj_json_loads(st, for_json, NULL, 1);
-        free(copy);
     } else if (jj_tape_type(p->tape[0]) != JJ_OBJECT && jj_tape_type(p->tape[0]) != JJ_ARRAY) {
         /* a scalar root is just the value, as loads gives it (json decides the odd cases) */
         result = jj_build_value_at(st, p, in.buf, 0);
-        free(copy);
         if (!result && !PyErr_ExceptionMatches(PyExc_MemoryError)) {
             PyErr_Clear();
             result = jj_json_loads(st, for_json, NULL, 0);
         }
     } else {
         int root = jj_tape_type(p->tape[0]) == JJ_OBJECT ? JJ_LT_OBJECT : JJ_LT_ARRAY;
-        jj_doc *doc = jj_doc_take(st, tp, in.buf, owner, copy);
-        if (doc) {
-            result = jj_new_view(st, root, doc, 0);
-            Py_DECREF(doc);
-        }
+        jj_doc_take(doc, tp, in.buf);
+        result = jj_new_view(st, root, doc, 0);
     }
+done:
+    Py_XDECREF(doc);
     jj_input_close(&in);
     jj_thread_parser_trim(tp);
     return result;
