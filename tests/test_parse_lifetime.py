@@ -231,6 +231,7 @@ class Reparser:
     def __del__(self):
         jetjson.loads(b'["other", {"doc": [1, 2, 3]}, "' + b"y" * 200 + b'"]')
         jetjson.parse('{"third": ["\u20ac", 7]}')
+        jetjson.release()
 
 
 def test_collections_during_parse():

@@ -297,17 +297,19 @@ static PyObject *jj_parse_decoded(jj_state *st, PyObject *data) {
 static PyObject *jj_parse_data(jj_state *st, PyObject *data, PyObject *for_json) {
     jj_thread_parser *tp = jj_thread_parser_get();
     if (!tp) return PyErr_NoMemory();
+    /* first, as making it may run Python code that uses this thread's parser or scratch */
+    jj_doc *doc = jj_doc_new(st);
+    if (!doc) return NULL;
+    PyObject *result = NULL;
     jj_input in;
     int opened = jj_input_open(data, tp, &in);
-    if (opened == JJ_INPUT_UNSUPPORTED) return jj_json_loads(st, for_json, NULL, 0);
-    if (opened < 0) return NULL;
-    if (in.needs_json) {
+    if (opened == JJ_INPUT_UNSUPPORTED || opened < 0 || in.needs_json) {
+        Py_DECREF(doc);
+        if (opened == JJ_INPUT_UNSUPPORTED) return jj_json_loads(st, for_json, NULL, 0);
+        if (opened < 0) return NULL;
         jj_input_close(&in);
         return jj_parse_decoded(st, data);
     }
-    PyObject *result = NULL;
-    jj_doc *doc = jj_doc_new(st);
-    if (!doc) goto done;
     if (in.has_view) { /* a mutable buffer: the document keeps its own copy */
         doc->copy = malloc(in.len ? in.len : 1);
         if (!doc->copy) {
