@@ -61,6 +61,8 @@ static void jj_insert_at_end(const jj_parser *p, const uint8_t *buf, size_t len,
                              jj_edit_target *out) {
     bool empty = closer == c->i + 1;
     out->start = out->end = empty ? p->index[c->i] + 1 : jj_entry_end(p, buf, len, closer - 1);
+    out->cut_start = out->cut_end = out->start; /* nothing to delete */
+    out->has_parent = true;
     out->needs_comma = !empty;
 }
 

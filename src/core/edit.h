@@ -32,7 +32,8 @@ typedef struct jj_edit_target {
     size_t start, end;
     /* VALUE inside a container: the bytes that deleting it removes, [cut_start, cut_end):
      * the member (key, colon, value) or element with the comma that follows it, or with
-     * the comma before it when it is the last one. The root: the same as start, end. */
+     * the comma before it when it is the last one. The root: the same as start, end.
+     * NEW_*: empty, at start. */
     size_t cut_start, cut_end;
     bool has_parent;     /* false for the root (pointer "") */
     bool needs_comma;    /* NEW_*: the container is not empty, the insert starts with ',' */
