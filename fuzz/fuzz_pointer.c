@@ -2,12 +2,15 @@
  * are the pointer, the rest is the document. When the document parses, resolution and
  * the edit walk must agree, every span must lie within the document, the span of a
  * value must parse alone to a value of the same type, and the document must still parse
- * after the value is replaced, deleted, or a new member/element is inserted. */
+ * after the value is replaced, deleted, or a new member/element is inserted.
+ * Skimming (no tape) runs on every input, valid or not: it must stay within bounds,
+ * and on valid documents find what resolution finds, at the edit walk's span. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "edit.h"
 #include "pointer.h"
+#include "skim.h"
 
 /* Edits buf as the target says and parses the result. */
 static int edited_parses(jj_parser *q, const uint8_t *buf, size_t len, const jj_edit_target *e, int del) {
@@ -50,6 +53,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     jj_parser p, q;
     jj_parser_init(&p);
     jj_parser_init(&q);
+    size_t sk_start = 0, sk_end = 0, sk_fa = 0;
+    int sk = JJ_SKIM_MALFORMED;
+    if (jj_skim_index(&p, buf, len) == JJ_OK) {
+        sk = jj_skim_locate(&p, buf, len, ptr, plen, &sk_start, &sk_end, &sk_fa);
+        if (sk == JJ_PTR_OK && (sk_start > sk_end || sk_end > len)) abort();
+        if (sk != JJ_PTR_OK && sk != JJ_SKIM_MALFORMED && sk != JJ_PTR_SYNTAX && sk_fa > plen) abort();
+    }
     if (jj_parse(&p, buf, len) == JJ_OK) {
         size_t found = 0, fa_r = 0, fa_e = 0;
         jj_edit_target e;
@@ -59,6 +69,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (r == JJ_PTR_OK && (s != JJ_PTR_OK || e.kind != JJ_EDIT_VALUE || e.tape != found)) abort();
         if (r != JJ_PTR_OK && s == JJ_PTR_OK && (e.kind == JJ_EDIT_VALUE || fa_r != plen)) abort();
         if (r != JJ_PTR_OK && s != JJ_PTR_OK && (r != s || fa_r != fa_e)) abort();
+        if (sk != (int)r || (r != JJ_PTR_OK && sk_fa != fa_r)) abort();
+        if (r == JJ_PTR_OK && (sk_start != e.start || sk_end != e.end)) abort();
         if (s == JJ_PTR_OK) {
             if (e.start > e.end || e.end > len || e.cut_start > e.start || e.end > e.cut_end || e.cut_end > len)
                 abort();

@@ -101,6 +101,28 @@ def test_corpus_every_value(path):
 
 
 @pytest.mark.parametrize("path", CORPUS)
+def test_corpus_trusted(path):
+    """validate=False finds the same values and failures from the stage-1 index alone."""
+    data = read_bytes(path)
+    doc = po.load_first_wins(data)
+    rng = random.Random(path)
+    ptrs = po.all_pointers(doc)
+    ptrs = rng.sample(ptrs, min(len(ptrs), 800)) + [po.deepest_pointer(doc)]
+    ptrs += missing_variants(doc, ptrs, rng)
+    got = jetjson.get_many(data, ptrs, default=MISSING, validate=False)
+    for p, g in zip(ptrs, got):
+        exp = ref_outcome(doc, p)
+        if isinstance(exp, Raised):
+            assert g is MISSING, p
+            with pytest.raises(type(exp.exc)):
+                jetjson.get(data, p, validate=False)
+        else:
+            assert_same_value(g, exp, p)
+    deep = po.deepest_pointer(doc)
+    assert_same_value(jetjson.get(data, deep, validate=False), po.ref_get(doc, deep), deep)
+
+
+@pytest.mark.parametrize("path", CORPUS)
 def test_corpus_input_forms(path):
     raw = read_bytes(path)
     doc = po.load_first_wins(raw)
@@ -133,6 +155,29 @@ def test_suite_n_raises_like_loads(path):
         for p in ("", "/0", "/a"):
             assert_same_outcome(capture(jetjson.get, data, p, default=1), exp, path, jetjson)
             assert_same_outcome(capture(jetjson.get_many, data, [p]), exp, path, jetjson)
+
+
+@pytest.mark.parametrize("path", Y_FILES + N_FILES + I_FILES)
+def test_suite_trusted(path):
+    """validate=False: a valid document gives what validate=True gives; an invalid one
+    gives json's error when the walk or the value's own parse notices, or else some
+    value (the input was promised valid), but never anything worse."""
+    data = read_bytes(path)
+    exp = json_oracle(data)
+    ptrs = ["", "/0", "/0/0", "/a", "/-", "/1"]
+    if not isinstance(exp, Raised):
+        ptrs += po.all_pointers(po.load_first_wins(data), limit=100)
+    for p in ptrs:
+        got = capture(jetjson.get, data, p, validate=False)
+        full = capture(jetjson.get, data, p)
+        if not isinstance(exp, Raised) or path.rsplit("/", 1)[-1].startswith("y_"):
+            if isinstance(full, Raised):
+                assert isinstance(got, Raised) and type(got.exc) is type(full.exc), (p, got, full)
+            else:
+                assert_same_value(got, full, p)
+        elif isinstance(got, Raised) and isinstance(got.exc, ValueError) and not isinstance(
+                got.exc, (KeyError, IndexError)):
+            assert_same_outcome(got, exp, path, jetjson)
 
 
 @pytest.mark.parametrize("path", I_FILES)
@@ -173,6 +218,24 @@ def test_hypothesis_random_pointers(data):
     got = jetjson.get_many(text, [ptr, ""], default=MISSING)
     exp = ref_outcome(doc, ptr, MISSING)
     assert got[0] is MISSING if isinstance(exp, Raised) or exp is MISSING else not isinstance(exp, Raised)
+
+
+@hyp_settings(300)
+@given(st.data())
+def test_hypothesis_trusted(data):
+    value = data.draw(po.VALUES)
+    text = data.draw(po.json_texts(value))
+    doc = po.load_first_wins(text)
+    ptrs = [po.pointer(data.draw(po.paths_in(doc))) + po.pointer(data.draw(po.RANDOM_TOKENS))
+            for _ in range(3)] + [po.pointer(data.draw(po.paths_in(doc)))]
+    raw = text.encode("utf-8") if data.draw(st.booleans()) else text
+    got = jetjson.get_many(raw, ptrs, default=MISSING, validate=False)
+    for p, g in zip(ptrs, got):
+        exp = ref_outcome(doc, p)
+        if isinstance(exp, Raised):
+            assert g is MISSING, p
+        else:
+            assert_same_value(g, exp, p)
 
 
 @hyp_settings(200)
@@ -232,6 +295,8 @@ def test_argument_errors():
         jetjson.get(DOC, "/a", 1, 2)
     with pytest.raises(TypeError):
         jetjson.get(DOC, "/a", fallback=1)
+    with pytest.raises(TypeError):
+        jetjson.get(DOC, "/a", 1, default=2)  # default given twice
     with pytest.raises(TypeError):
         jetjson.get_many(DOC, "/a")
     with pytest.raises(TypeError):
@@ -306,6 +371,7 @@ def test_scalar_kernel_subprocess():
     code = ("import jetjson, json; d=open(%r).read(); "
             "assert jetjson.features()['isa']=='scalar'; "
             "assert jetjson.get(d,'/a/1') == {'b': None}; "
+            "assert jetjson.get(d,'/a/1', validate=False) == {'b': None}; "
             "assert jetjson.set_path(d,'/a/-','5') == (d[:-len(d)+d.index(']')] + ',5' + d[d.index(']'):]).encode()")
     import os
     import tempfile
@@ -335,7 +401,8 @@ def test_refcounts():
     assert (sys.getrefcount(default), sys.getrefcount(data), sys.getrefcount(ptr)) == before
 
 
-@pytest.mark.parametrize("case", ["ok", "missing", "bad_pointer", "bad_doc", "many", "surrogate"])
+@pytest.mark.parametrize("case", ["ok", "missing", "bad_pointer", "bad_doc", "many", "surrogate", "trusted",
+                                  "trusted_bad"])
 def test_no_leaks(case):
     data = DOC.encode()
     calls = {
@@ -345,6 +412,8 @@ def test_no_leaks(case):
         "bad_doc": lambda: capture(jetjson.get, b'{"a": [1, 2', "/a"),
         "many": lambda: jetjson.get_many(data, ["/a", "/é", "/x"], default=None),
         "surrogate": lambda: jetjson.get(data, "/\ud800", None),
+        "trusted": lambda: jetjson.get_many(data, ["/a/1", "/x"], default=None, validate=False),
+        "trusted_bad": lambda: capture(jetjson.get, b'{"a": [1, }', "/a", validate=False),
     }
     fn = calls[case]
     for _ in range(200):

@@ -6,6 +6,7 @@
  * the tape (pointer.c) or on the stage-1 index (edit.c). */
 #include "edit.h"
 #include "pointer.h"
+#include "skim.h"
 #include "state.h"
 
 /* ---- pointers ---- */
@@ -136,8 +137,8 @@ static void jj_raise_like_json(jj_state *st, PyObject *data, int count) {
     }
 }
 
-/* Opens and parses data. 0, or -1 with an exception (json's for invalid input). */
-static int jj_doc_parse(jj_state *st, PyObject *data, jj_doc *d) {
+/* Opens data as loads reads it. 0, or -1 with an exception. */
+static int jj_doc_open(jj_state *st, PyObject *data, jj_doc *d) {
     d->decoded = NULL;
     d->opened = 0;
     d->tp = jj_thread_parser_get();
@@ -159,10 +160,19 @@ static int jj_doc_parse(jj_state *st, PyObject *data, jj_doc *d) {
         if (!d->decoded || jj_input_open(d->decoded, d->tp, &d->in) < 0) return -1;
         d->opened = 1;
     }
+    return 0;
+}
+
+/* Parses an opened document. 0, or -1 with an exception (json's for invalid input). */
+static int jj_doc_parse_opened(jj_state *st, PyObject *data, jj_doc *d) {
     if (jj_parse(&d->tp->parser, d->in.buf, d->in.len) == JJ_OK) return 0;
     if (d->tp->parser.error == JJ_ERR_NOMEM) PyErr_NoMemory();
     else jj_raise_like_json(st, d->decoded ? d->decoded : data, 1);
     return -1;
+}
+
+static int jj_doc_parse(jj_state *st, PyObject *data, jj_doc *d) {
+    return jj_doc_open(st, data, d) < 0 ? -1 : jj_doc_parse_opened(st, data, d);
 }
 
 static void jj_doc_close(jj_doc *d) {
@@ -171,59 +181,145 @@ static void jj_doc_close(jj_doc *d) {
     if (d->tp) jj_thread_parser_trim(d->tp);
 }
 
-/* The value at tape index t, built with the cyclic GC paused (as loads does). */
-static PyObject *jj_doc_value(jj_state *st, const jj_doc *d, size_t t) {
+/* The value at tape index t of the parse of `input`, built with the cyclic GC paused
+ * (as loads does). */
+static PyObject *jj_doc_value(jj_state *st, const jj_doc *d, const uint8_t *input, size_t t) {
     int gc_was_enabled = PyGC_Disable();
-    PyObject *value = jj_build_value_at(st, &d->tp->parser, d->in.buf, t);
+    PyObject *value = jj_build_value_at(st, &d->tp->parser, input, t);
     if (gc_was_enabled) PyGC_Enable();
     return value;
 }
 
 /* ---- get / get_many ---- */
 
-/* The keyword `default` of get and get_many: NULL when not given. 0, or -1 with an
- * exception for any other keyword. */
-static int jj_default_kw(const char *fn, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
-                         PyObject **dflt) {
+/* The keywords of get and get_many: `default` (NULL when not given) and `validate`.
+ * 0, or -1 with an exception. */
+static int jj_lookup_kw(const char *fn, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                        PyObject **dflt, int *validate) {
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    int seen_validate = 0;
+    *validate = 1;
     for (Py_ssize_t i = 0; i < nkw; i++) {
         PyObject *name = PyTuple_GET_ITEM(kwnames, i);
-        if (PyUnicode_CompareWithASCIIString(name, "default") != 0 || *dflt) {
+        if (PyUnicode_CompareWithASCIIString(name, "default") == 0 && !*dflt) {
+            *dflt = args[nargs + i];
+        } else if (PyUnicode_CompareWithASCIIString(name, "validate") == 0 && !seen_validate) {
+            seen_validate = 1;
+            *validate = PyObject_IsTrue(args[nargs + i]);
+            if (*validate < 0) return -1;
+        } else {
             PyErr_Format(PyExc_TypeError, "%s() got an unexpected or repeated keyword argument %R", fn, name);
             return -1;
         }
-        *dflt = args[nargs + i];
     }
     return 0;
 }
 
-/* The value at one pointer of a parsed document: a new reference, or `dflt` (new
- * reference) when the pointer leads nowhere and dflt is given. */
-static PyObject *jj_doc_lookup(jj_state *st, const jj_doc *d, const jj_ptr_arg *a, PyObject *dflt) {
-    size_t found = 0, failed_at = 0;
-    jj_pointer_status ps = jj_pointer_resolve(&d->tp->parser, d->in.buf, 0, a->s, a->len, &found, &failed_at);
-    if (ps == JJ_PTR_OK) return jj_doc_value(st, d, found);
+/* After a failed lookup: `dflt` (new reference) when given, else NULL with the error. */
+static PyObject *jj_missing(const jj_ptr_arg *a, int status, size_t failed_at, PyObject *dflt) {
     if (dflt) return Py_NewRef(dflt);
-    jj_raise_not_found(a, ps, failed_at);
+    jj_raise_not_found(a, (jj_pointer_status)status, failed_at);
     return NULL;
+}
+
+/* The values at n pointers of a parsed document, as a new list. */
+static PyObject *jj_lookup_parsed(jj_state *st, const jj_doc *d, const jj_ptr_arg *ptrs, Py_ssize_t n,
+                                  PyObject *dflt) {
+    PyObject *result = PyList_New(n);
+    for (Py_ssize_t i = 0; result && i < n; i++) {
+        size_t found = 0, failed_at = 0;
+        jj_pointer_status ps =
+            jj_pointer_resolve(&d->tp->parser, d->in.buf, 0, ptrs[i].s, ptrs[i].len, &found, &failed_at);
+        PyObject *value = ps == JJ_PTR_OK ? jj_doc_value(st, d, d->in.buf, found)
+                                          : jj_missing(&ptrs[i], ps, failed_at, dflt);
+        if (value) PyList_SET_ITEM(result, i, value);
+        else Py_CLEAR(result);
+    }
+    return result;
+}
+
+/* Where a pointer led in a document not validated: a status, and a byte span. */
+typedef struct jj_span {
+    int status;
+    size_t start, end, failed_at;
+} jj_span;
+
+/* validate=False: stage 1 only, each pointer followed on its index, then only the bytes
+ * of each value found are parsed. Sets *to_parse (returning NULL, no exception) when
+ * the input turns out malformed, so that the validating path gives json's error. */
+static PyObject *jj_lookup_trusted(jj_state *st, const jj_doc *d, const jj_ptr_arg *ptrs, Py_ssize_t n,
+                                   PyObject *dflt, int *to_parse) {
+    jj_parser *p = &d->tp->parser;
+    PyObject *result = NULL;
+    *to_parse = 0;
+    jj_span *spans = PyMem_Calloc(n ? (size_t)n : 1, sizeof *spans);
+    if (!spans) return PyErr_NoMemory();
+    *to_parse = 1;
+    jj_error err = jj_skim_index(p, d->in.buf, d->in.len);
+    if (err == JJ_ERR_NOMEM) {
+        *to_parse = 0;
+        PyErr_NoMemory();
+    }
+    for (Py_ssize_t i = 0; err == JJ_OK && i < n; i++) {
+        jj_span *sp = &spans[i];
+        sp->status = jj_skim_locate(p, d->in.buf, d->in.len, ptrs[i].s, ptrs[i].len, &sp->start, &sp->end,
+                                    &sp->failed_at);
+        if (sp->status == JJ_SKIM_MALFORMED) err = JJ_ERR_VALUE;
+    }
+    if (err == JJ_OK) {
+        *to_parse = 0;
+        result = PyList_New(n);
+    }
+    /* each value's parse takes over the parser: the spans were all found first */
+    for (Py_ssize_t i = 0; result && i < n; i++) {
+        const jj_span *sp = &spans[i];
+        PyObject *value;
+        if (sp->status != JJ_PTR_OK) {
+            value = jj_missing(&ptrs[i], sp->status, sp->failed_at, dflt);
+        } else if (jj_parse(p, d->in.buf + sp->start, sp->end - sp->start) == JJ_OK) {
+            value = jj_doc_value(st, d, d->in.buf + sp->start, 0);
+        } else {
+            if (p->error == JJ_ERR_NOMEM) PyErr_NoMemory();
+            else *to_parse = 1;
+            value = NULL;
+        }
+        if (value) PyList_SET_ITEM(result, i, value);
+        else Py_CLEAR(result);
+    }
+    PyMem_Free(spans);
+    return result;
+}
+
+/* The list of values at n pointers of data. */
+static PyObject *jj_lookup(jj_state *st, PyObject *data, const jj_ptr_arg *ptrs, Py_ssize_t n, PyObject *dflt,
+                           int validate) {
+    jj_doc d = {NULL, {0}, NULL, 0};
+    PyObject *result = NULL;
+    int to_parse = 1;
+    if (jj_doc_open(st, data, &d) < 0) goto done;
+    if (!validate) result = jj_lookup_trusted(st, &d, ptrs, n, dflt, &to_parse);
+    if (to_parse && jj_doc_parse_opened(st, data, &d) == 0) result = jj_lookup_parsed(st, &d, ptrs, n, dflt);
+done:
+    jj_doc_close(&d);
+    return result;
 }
 
 PyObject *jj_get(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     jj_state *st = PyModule_GetState(module);
-    PyObject *dflt = NULL, *result = NULL;
+    PyObject *dflt = NULL, *result = NULL, *list = NULL;
     jj_ptr_arg a = {NULL, NULL, NULL, 0};
-    jj_doc d = {NULL, {0}, NULL, 0};
+    int validate = 1;
     if (nargs < 2 || nargs > 3) {
         PyErr_Format(PyExc_TypeError, "get() takes 2 or 3 positional arguments (%zd given)", nargs);
         goto done;
     }
     if (nargs == 3) dflt = args[2];
-    if (jj_default_kw("get", args, nargs, kwnames, &dflt) < 0) goto done;
+    if (jj_lookup_kw("get", args, nargs, kwnames, &dflt, &validate) < 0) goto done;
     if (jj_ptr_open(args[1], &a) < 0) goto done;
-    if (jj_doc_parse(st, args[0], &d) < 0) goto done;
-    result = jj_doc_lookup(st, &d, &a, dflt);
+    list = jj_lookup(st, args[0], &a, 1, dflt, validate);
+    if (list) result = Py_NewRef(PyList_GET_ITEM(list, 0));
 done:
-    jj_doc_close(&d);
+    Py_XDECREF(list);
     jj_ptr_close(&a);
     return result;
 }
@@ -233,12 +329,12 @@ PyObject *jj_get_many(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
     PyObject *dflt = NULL, *result = NULL, *seq = NULL;
     jj_ptr_arg *ptrs = NULL;
     Py_ssize_t n = 0, opened = 0;
-    jj_doc d = {NULL, {0}, NULL, 0};
+    int validate = 1;
     if (nargs != 2) {
         PyErr_Format(PyExc_TypeError, "get_many() takes 2 positional arguments (%zd given)", nargs);
         goto done;
     }
-    if (jj_default_kw("get_many", args, nargs, kwnames, &dflt) < 0) goto done;
+    if (jj_lookup_kw("get_many", args, nargs, kwnames, &dflt, &validate) < 0) goto done;
     if (PyUnicode_Check(args[1])) { /* a str is iterable, but surely not meant here */
         PyErr_SetString(PyExc_TypeError, "get_many() takes an iterable of JSON pointers, not a str");
         goto done;
@@ -254,15 +350,8 @@ PyObject *jj_get_many(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
     for (; opened < n; opened++) {
         if (jj_ptr_open(PySequence_Fast_GET_ITEM(seq, opened), &ptrs[opened]) < 0) goto done;
     }
-    if (jj_doc_parse(st, args[0], &d) < 0) goto done;
-    result = PyList_New(n);
-    for (Py_ssize_t i = 0; result && i < n; i++) {
-        PyObject *value = jj_doc_lookup(st, &d, &ptrs[i], dflt);
-        if (value) PyList_SET_ITEM(result, i, value);
-        else Py_CLEAR(result);
-    }
+    result = jj_lookup(st, args[0], ptrs, n, dflt, validate);
 done:
-    jj_doc_close(&d);
     for (Py_ssize_t i = 0; i < opened; i++) jj_ptr_close(&ptrs[i]);
     PyMem_Free(ptrs);
     Py_XDECREF(seq);

@@ -1,9 +1,11 @@
 /* JSON Pointers (pointer.c): syntax checks, tokens, escapes, indexes, resolution on
  * small documents, and on the corpus every value reached by a pointer built from its
  * own path on the tape. Edit spans (edit.c): set and delete on small documents, and on
- * the corpus edits that must still parse, with the span holding exactly the value. */
+ * the corpus edits that must still parse, with the span holding exactly the value.
+ * Skimming (skim.c): the same spans and failures from the stage-1 index alone. */
 #include "edit.h"
 #include "pointer.h"
+#include "skim.h"
 #include "test_util.h"
 
 /* A short description of the value at tape index t: i5, d1.5, "text", {2 (members),
@@ -185,6 +187,21 @@ static void test_resolve(const jj_kernels *k) {
         else snprintf(got, sizeof got, "%zu", failed_at);
         CHECK((int)st == cases[i].status && strcmp(got, cases[i].want) == 0, "%s: resolve(%s) = %d %s, want %d %s",
               k->name, cases[i].ptr, (int)st, got, cases[i].status, cases[i].want);
+        /* the same from the stage-1 index alone, then a parse of the span found */
+        jj_parser s, q;
+        jj_parser_init(&s);
+        jj_parser_init(&q);
+        size_t start = 0, end = 0;
+        int sk = jj_skim_index(&s, buf, sizeof DOC - 1) == JJ_OK
+                     ? jj_skim_locate(&s, buf, sizeof DOC - 1, cases[i].ptr, strlen(cases[i].ptr), &start, &end, &failed_at)
+                     : JJ_SKIM_MALFORMED;
+        if (sk == JJ_PTR_OK && jj_parse_with(&q, k, buf + start, end - start) == JJ_OK) describe(&q, buf + start, 0, got, sizeof got);
+        else if (sk != JJ_PTR_OK) snprintf(got, sizeof got, "%zu", failed_at);
+        else snprintf(got, sizeof got, "(span does not parse)");
+        CHECK(sk == cases[i].status && strcmp(got, cases[i].want) == 0, "%s: skim(%s) = %d %s, want %d %s", k->name,
+              cases[i].ptr, sk, got, cases[i].status, cases[i].want);
+        jj_parser_free(&s);
+        jj_parser_free(&q);
     }
     /* from an inner start: relative to that value */
     size_t inner = 0, fa = 0, found = 0;
@@ -211,9 +228,11 @@ typedef struct walk {
     char path[4096];
     size_t checks, budget, edits;
     const char *name;
+    const jj_parser *skim; /* the same document, stage 1 only */
 } walk;
 
 static jj_parser g_edited; /* parses edited documents (freed at the end) */
+static jj_parser g_skim;   /* stage 1 of the corpus document (freed at the end) */
 
 
 /* Applies the target: set writes `value` (or inserts it, with the key for a new member),
@@ -319,6 +338,10 @@ static void check_edit(const walk *w, size_t t, size_t len_ptr) {
     }
     CHECK(e.start < e.end && e.end <= w->len && e.cut_start <= e.start && e.end <= e.cut_end && e.cut_end <= w->len,
           "%s: span of %.*s", w->name, (int)len_ptr, w->path);
+    size_t ss = 0, se = 0, sfa = 0;
+    int sk = jj_skim_locate(w->skim, w->buf, w->len, w->path, len_ptr, &ss, &se, &sfa);
+    CHECK(sk == JJ_PTR_OK && ss == e.start && se == e.end, "%s: skim %.*s = %d [%zu, %zu), want [%zu, %zu)", w->name,
+          (int)len_ptr, w->path, sk, ss, se, e.start, e.end);
     char a[96], b[96];
     describe(w->p, w->buf, t, a, sizeof a);
     if (jj_parse(q, w->buf + e.start, e.end - e.start) != JJ_OK) {
@@ -416,6 +439,8 @@ static void test_corpus(const jj_kernels *k) {
             static walk w; /* large path buffer: off the stack */
             w.p = &p;
             w.buf = buf;
+            CHECK(jj_skim_index(&g_skim, buf, len) == JJ_OK, "%s: skim index", files[f]);
+            w.skim = &g_skim;
             w.len = len;
             w.checks = 0;
             w.edits = 0;
@@ -438,5 +463,6 @@ int main(void) {
         test_corpus(*k);
     }
     jj_parser_free(&g_edited);
+    jj_parser_free(&g_skim);
     return jj_test_report();
 }
