@@ -1,6 +1,6 @@
 import json
 import os
-from collections.abc import ItemsView, Iterator, KeysView, ValuesView
+from collections.abc import ItemsView, Iterable, Iterator, KeysView, ValuesView
 from typing import IO, Any, Callable, overload
 
 __version__: str
@@ -57,3 +57,20 @@ class Array:
 
 def parse(s: str | bytes | bytearray | memoryview, /) -> Object | Array | Any: ...
 def parse_file(path: str | bytes | os.PathLike[str] | os.PathLike[bytes]) -> Object | Array | Any: ...
+
+# JSON Pointers (RFC 6901): lookups that build only the value found, and byte-range edits.
+def get(
+    data: str | bytes | bytearray | memoryview, pointer: str, /, default: Any = ..., *, validate: bool = True
+) -> Any: ...
+def get_many(
+    data: str | bytes | bytearray | memoryview,
+    pointers: Iterable[str],
+    /,
+    *,
+    default: Any = ...,
+    validate: bool = True,
+) -> list[Any]: ...
+def set_path(
+    data: str | bytes | bytearray | memoryview, pointer: str, value_json: str | bytes | bytearray | memoryview, /
+) -> bytes: ...
+def delete_path(data: str | bytes | bytearray | memoryview, pointer: str, /) -> bytes: ...
