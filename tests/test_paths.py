@@ -429,3 +429,33 @@ def test_no_leaks(case):
     finally:
         tracemalloc.stop()
     assert grown < 30_000, f"{case}: {grown} bytes kept after 3000 calls"
+
+
+class _Reparser:
+    """A finalizer that parses on this thread with another document."""
+
+    def __del__(self):
+        jetjson.loads(b'{"other": [9, 8, 7], "pad": "' + b"z" * 300 + b'"}')
+
+
+@pytest.mark.parametrize("validate", [True, False])
+def test_finalizer_parsing_during_get_many(validate):
+    """A collection due at the first tracked allocation inside get_many (its result
+    list) would run a finalizer that parses on this thread's parser while the lookup
+    still reads its tape."""
+    data = json.dumps({"a": [{"b": i, "c": str(i) * 3} for i in range(50)], "d": {"e": [1, 2]}}).encode()
+    ptrs = [f"/a/{i}/c" for i in range(50)] + ["/d/e/1"]
+    expected = [str(i) * 3 for i in range(50)] + [2]
+    old = gc.get_threshold()
+    try:
+        for _ in range(20):
+            gc.collect()
+            cycle = [_Reparser()]
+            cycle.append(cycle)
+            del cycle
+            gc.set_threshold(gc.get_count()[0], 1, 1)
+            got = jetjson.get_many(data, ptrs, validate=validate)
+            gc.set_threshold(*old)
+            assert got == expected
+    finally:
+        gc.set_threshold(*old)

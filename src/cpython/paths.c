@@ -181,13 +181,9 @@ static void jj_doc_close(jj_doc *d) {
     if (d->tp) jj_thread_parser_trim(d->tp);
 }
 
-/* The value at tape index t of the parse of `input`, built with the cyclic GC paused
- * (as loads does). */
+/* The value at tape index t of the parse of `input` (the caller has paused the GC). */
 static PyObject *jj_doc_value(jj_state *st, const jj_doc *d, const uint8_t *input, size_t t) {
-    int gc_was_enabled = PyGC_Disable();
-    PyObject *value = jj_build_value_at(st, &d->tp->parser, input, t);
-    if (gc_was_enabled) PyGC_Enable();
-    return value;
+    return jj_build_value_at(st, &d->tp->parser, input, t);
 }
 
 /* ---- get / get_many ---- */
@@ -296,11 +292,15 @@ static PyObject *jj_lookup(jj_state *st, PyObject *data, const jj_ptr_arg *ptrs,
     jj_doc d = {NULL, {0}, NULL, 0};
     PyObject *result = NULL;
     int to_parse = 1;
+    /* Results and errors are allocated between the parse and the last read of its tape;
+     * a collection there could run a finalizer that parses on this thread's parser. */
+    int gc_was_enabled = PyGC_Disable();
     if (jj_doc_open(st, data, &d) < 0) goto done;
     if (!validate) result = jj_lookup_trusted(st, &d, ptrs, n, dflt, &to_parse);
     if (to_parse && jj_doc_parse_opened(st, data, &d) == 0) result = jj_lookup_parsed(st, &d, ptrs, n, dflt);
 done:
     jj_doc_close(&d);
+    if (gc_was_enabled) PyGC_Enable();
     return result;
 }
 
