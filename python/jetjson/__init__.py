@@ -3,26 +3,58 @@
 ``loads``/``load`` return exactly what the standard library's ``json`` returns.
 """
 
+from collections.abc import ItemsView, KeysView, Mapping, Sequence, ValuesView
+
 from ._jetjson import (
+    Array,
     JSONDecodeError,
+    Object,
+    delete_path,
     features,
+    get,
+    get_many,
     load_file,
     loads,
+    parse,
     release,
+    set_path,
 )
+from ._jetjson import ObjectItems as _ObjectItems
+from ._jetjson import ObjectKeys as _ObjectKeys
+from ._jetjson import ObjectValues as _ObjectValues
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "Array",
     "JSONDecodeError",
+    "Object",
+    "delete_path",
     "features",
+    "get",
+    "get_many",
     "load",
     "load_file",
     "loads",
+    "parse",
+    "parse_file",
     "release",
+    "set_path",
 ]
+
+Mapping.register(Object)
+Sequence.register(Array)
+KeysView.register(_ObjectKeys)
+ValuesView.register(_ObjectValues)
+ItemsView.register(_ObjectItems)
 
 
 def load(fp, **kw):
     """Deserialize ``fp.read()`` (a file opened in text or binary mode) like ``json.load``."""
     return loads(fp.read(), **kw)
+
+
+def parse_file(path):
+    """Parse the JSON file at ``path`` lazily, like ``parse`` (the views keep its bytes)."""
+    with open(path, "rb") as f:
+        return parse(f.read())

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lazy.h"
 #include "state.h"
 
 static inline jj_state *jj_get_state(PyObject *module) { return (jj_state *)PyModule_GetState(module); }
@@ -47,7 +48,7 @@ static void jj_convert_decode_error(jj_state *st) {
 #endif
 }
 
-static PyObject *jj_json_loads(jj_state *st, PyObject *data, PyObject *kwargs, int count) {
+PyObject *jj_json_loads(jj_state *st, PyObject *data, PyObject *kwargs, int count) {
     PyObject *arg = PyMemoryView_Check(data) ? PyBytes_FromObject(data) : Py_NewRef(data);
     if (!arg) return NULL;
     PyObject *args = PyTuple_Pack(1, arg);
@@ -311,6 +312,16 @@ static PyMethodDef jj_methods[] = {
      "loads(s, **kw)\n--\n\nDeserialize s (str, bytes, bytearray or memoryview) like json.loads."},
     {"load_file", jj_load_file, METH_O,
      "load_file(path)\n--\n\nDeserialize the JSON file at path (memory-mapped)."},
+    {"parse", jj_parse_py, METH_O,
+     "parse(s)\n--\n\nParse s (as loads takes it) into read-only views: jetjson.Object or jetjson.Array."},
+    {"get", (PyCFunction)(void (*)(void))jj_get, METH_FASTCALL | METH_KEYWORDS,
+     "get(data, pointer, /, default=<missing>)\n--\n\nThe value at a JSON Pointer, building nothing else."},
+    {"get_many", (PyCFunction)(void (*)(void))jj_get_many, METH_FASTCALL | METH_KEYWORDS,
+     "get_many(data, pointers, /, *, default=<missing>)\n--\n\nThe values at several JSON Pointers, one parse."},
+    {"set_path", (PyCFunction)(void (*)(void))jj_set_path, METH_FASTCALL,
+     "set_path(data, pointer, value_json, /)\n--\n\nA copy of the document with value_json at pointer, as bytes."},
+    {"delete_path", (PyCFunction)(void (*)(void))jj_delete_path, METH_FASTCALL,
+     "delete_path(data, pointer, /)\n--\n\nA copy of the document without the value at pointer, as bytes."},
     {"release", jj_release, METH_NOARGS,
      "release()\n--\n\nFree the parser buffers kept by the calling thread."},
     {"features", jj_features, METH_NOARGS,
@@ -336,6 +347,7 @@ static int jj_exec(PyObject *module) {
         st->json_decode_error, NULL);
     if (!st->JSONDecodeError) return -1;
     if (PyModule_AddObjectRef(module, "JSONDecodeError", st->JSONDecodeError) < 0) return -1;
+    if (jj_lazy_add_types(module, st) < 0) return -1;
     return 0;
 }
 
@@ -345,6 +357,7 @@ static int jj_traverse(PyObject *module, visitproc visit, void *arg) {
     Py_VISIT(st->JSONDecodeError);
     Py_VISIT(st->json_loads);
     Py_VISIT(st->json_decode_error);
+    for (int i = 0; i < JJ_LT_COUNT_; i++) Py_VISIT(st->lazy_types[i]);
     return 0;
 }
 
@@ -354,6 +367,7 @@ static int jj_clear(PyObject *module) {
     Py_CLEAR(st->JSONDecodeError);
     Py_CLEAR(st->json_loads);
     Py_CLEAR(st->json_decode_error);
+    for (int i = 0; i < JJ_LT_COUNT_; i++) Py_CLEAR(st->lazy_types[i]);
     jj_key_cache_clear(&st->keys);
     jj_key_cache_clear(&st->values);
     return 0;

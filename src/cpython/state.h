@@ -25,6 +25,7 @@ typedef struct jj_state {
     jj_key_cache values; /* short ASCII string values, which repeat more often than not */
     Py_ssize_t fallback_values;  /* engine refused, json accepted: should stay 0 */
     Py_ssize_t fallback_errors;  /* engine refused, json raised */
+    PyObject *lazy_types[7];     /* lazy.h: the types of jetjson.parse's documents and views */
 } jj_state;
 
 /* decode.c: tape -> Python objects. Returns NULL with an exception set. */
@@ -33,6 +34,16 @@ PyObject *jj_build_objects(jj_state *st, const jj_parser *p, const uint8_t *inpu
  * caller pauses the cyclic GC around it if it wants to (loads does). */
 PyObject *jj_build_value_at(jj_state *st, const jj_parser *p, const uint8_t *input, size_t start);
 void jj_key_cache_clear(jj_key_cache *cache);
+
+/* module.c: json.loads(data, **kwargs), its JSONDecodeError re-raised as ours; `count`
+ * counts it as a fallback in _stats(). */
+PyObject *jj_json_loads(jj_state *st, PyObject *data, PyObject *kwargs, int count);
+
+/* paths.c: get, get_many, set_path, delete_path. */
+PyObject *jj_get(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+PyObject *jj_get_many(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+PyObject *jj_set_path(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+PyObject *jj_delete_path(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
 /* input.c: the bytes to parse from a bytes/bytearray/memoryview/str object. */
 typedef struct jj_input {

@@ -1,0 +1,366 @@
+/* jetjson.parse: documents that own their tape, values read on demand, and the lookup
+ * tables (object key hashes, array element offsets) built lazily per container. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lazy.h"
+
+/* Containers this small are always scanned: a table would cost more than it saves. */
+#define JJ_SCAN_ONLY 16
+/* A dead document's buffers of up to this size go back to the thread's parser (which
+ * itself keeps up to 64 MiB in all, see thread_parser.c). */
+#define JJ_RECYCLE_MAX ((size_t)16 << 20)
+
+/* ---- values ---- */
+
+PyObject *jj_new_view(jj_state *st, int type_slot, jj_doc *doc, size_t at) {
+    jj_view *v = PyObject_New(jj_view, (PyTypeObject *)st->lazy_types[type_slot]);
+    if (!v) return NULL;
+    v->doc = (jj_doc *)Py_NewRef((PyObject *)doc);
+    v->at = at;
+    return (PyObject *)v;
+}
+
+PyObject *jj_lazy_value(jj_state *st, jj_doc *doc, size_t t) {
+    switch (jj_tape_type(doc->tape.tape[t])) {
+    case JJ_OBJECT: return jj_new_view(st, JJ_LT_OBJECT, doc, t);
+    case JJ_ARRAY: return jj_new_view(st, JJ_LT_ARRAY, doc, t);
+    default: return jj_build_value_at(st, &doc->tape, doc->input, t);
+    }
+}
+
+PyObject *jj_lazy_build(jj_state *st, jj_doc *doc, size_t t) {
+    int gc_was_enabled = PyGC_Disable();
+    PyObject *v = jj_build_value_at(st, &doc->tape, doc->input, t);
+    if (gc_was_enabled) PyGC_Enable();
+    return v;
+}
+
+/* ---- lookup tables ---- */
+
+static inline uint64_t jj_hash_bytes(const uint8_t *s, size_t len) {
+    uint64_t h = UINT64_C(0x9e3779b97f4a7c15) ^ len;
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        h = (h ^ w) * UINT64_C(0xff51afd7ed558ccd);
+        h ^= h >> 29;
+    }
+    for (; i < len; i++) h = (h ^ s[i]) * UINT64_C(0x100000001b3);
+    h ^= h >> 32;
+    return h * UINT64_C(0xc4ceb9fe1a85ec53);
+}
+
+static inline const uint8_t *jj_doc_str(const jj_doc *d, size_t t, size_t *len) {
+    uint64_t w = d->tape.tape[t];
+    *len = jj_tape_str_bytes(d->tape.tape[t + 1]);
+    return (jj_tape_str_flags(w) & JJ_STR_IN_INPUT ? d->input : d->tape.strings) + jj_tape_str_offset(w);
+}
+
+/* The table entry of a container, made on first use; NULL when memory is short (the
+ * callers then just scan). */
+static jj_table *jj_table_of(jj_doc *d, size_t container) {
+    if (!d->tables || (d->tables_used + 1) * 2 > d->tables_mask + 1) {
+        size_t cap = d->tables ? (d->tables_mask + 1) * 2 : 16;
+        jj_table *fresh = PyMem_Calloc(cap, sizeof *fresh);
+        if (!fresh) return NULL;
+        for (size_t i = 0; i < cap; i++) fresh[i].container = SIZE_MAX;
+        for (size_t i = 0; d->tables && i <= d->tables_mask; i++) {
+            if (d->tables[i].container == SIZE_MAX) continue;
+            size_t j = (d->tables[i].container * 0x9e3779b97f4a7c15u >> 7) & (cap - 1);
+            while (fresh[j].container != SIZE_MAX) j = (j + 1) & (cap - 1);
+            fresh[j] = d->tables[i];
+        }
+        PyMem_Free(d->tables);
+        d->tables = fresh;
+        d->tables_mask = cap - 1;
+    }
+    size_t j = (container * 0x9e3779b97f4a7c15u >> 7) & d->tables_mask;
+    while (d->tables[j].container != SIZE_MAX) {
+        if (d->tables[j].container == container) return &d->tables[j];
+        j = (j + 1) & d->tables_mask;
+    }
+    d->tables[j].container = container;
+    d->tables_used++;
+    return &d->tables[j];
+}
+
+static void jj_build_object_table(jj_doc *d, jj_table *tb, size_t at) {
+    size_t n = jj_count(d, at), cap = 32;
+    while (cap < 2 * n) cap *= 2;
+    size_t *slots = PyMem_Calloc(cap, sizeof *slots);
+    if (!slots) return;
+    const uint64_t *tape = d->tape.tape;
+    size_t t = at + 2;
+    for (size_t k = 0; k < n; k++, t = jj_skip(tape, t + 2)) {
+        size_t len, olen;
+        const uint8_t *s = jj_doc_str(d, t, &len);
+        size_t j = (size_t)jj_hash_bytes(s, len) & (cap - 1);
+        for (; slots[j]; j = (j + 1) & (cap - 1)) { /* keep the first of duplicate keys */
+            const uint8_t *o = jj_doc_str(d, slots[j] - 1, &olen);
+            if (olen == len && memcmp(o, s, len) == 0) break;
+        }
+        if (!slots[j]) slots[j] = t + 1;
+    }
+    tb->slots = slots;
+    tb->mask = cap - 1;
+}
+
+size_t jj_object_find(jj_doc *d, size_t at, const uint8_t *key, size_t len) {
+    size_t n = jj_count(d, at);
+    jj_table *tb = n > JJ_SCAN_ONLY ? jj_table_of(d, at) : NULL;
+    if (tb && tb->slots) {
+        for (size_t j = (size_t)jj_hash_bytes(key, len) & tb->mask; tb->slots[j]; j = (j + 1) & tb->mask) {
+            size_t klen;
+            const uint8_t *s = jj_doc_str(d, tb->slots[j] - 1, &klen);
+            if (klen == len && memcmp(s, key, len) == 0) return tb->slots[j] + 1;
+        }
+        return 0;
+    }
+    const uint64_t *tape = d->tape.tape;
+    size_t t = at + 2, found = 0, k = 0;
+    for (; k < n; k++, t = jj_skip(tape, t + 2)) {
+        size_t klen;
+        const uint8_t *s = jj_doc_str(d, t, &klen);
+        if (klen == len && memcmp(s, key, len) == 0) {
+            found = t + 2;
+            break;
+        }
+    }
+    /* once scans have walked the object about once over, index it */
+    if (tb && (tb->scanned += k + 1) > n) jj_build_object_table(d, tb, at);
+    return found;
+}
+
+static void jj_build_array_table(jj_doc *d, jj_table *tb, size_t at) {
+    size_t n = jj_count(d, at);
+    size_t *slots = PyMem_Malloc(n * sizeof *slots);
+    if (!slots) return;
+    size_t t = at + 2;
+    for (size_t k = 0; k < n; k++, t = jj_skip(d->tape.tape, t)) slots[k] = t;
+    tb->slots = slots;
+}
+
+size_t jj_array_element(jj_doc *d, size_t at, size_t i) {
+    size_t n = jj_count(d, at);
+    jj_table *tb = n > JJ_SCAN_ONLY && i > JJ_SCAN_ONLY ? jj_table_of(d, at) : NULL;
+    if (tb && tb->slots) return tb->slots[i];
+    size_t t = at + 2;
+    for (size_t k = 0; k < i; k++) t = jj_skip(d->tape.tape, t);
+    if (tb && (tb->scanned += i) > n) jj_build_array_table(d, tb, at);
+    return t;
+}
+
+const char *jj_key_utf8(PyObject *key, Py_ssize_t *len, PyObject **bytes) {
+    *bytes = NULL;
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(key) < 0) return NULL; /* a legacy str made by the deprecated wchar API */
+#endif
+    if (PyUnicode_IS_ASCII(key)) {
+        *len = PyUnicode_GET_LENGTH(key);
+        return PyUnicode_DATA(key);
+    }
+    const char *s = PyUnicode_AsUTF8AndSize(key, len);
+    if (s || !PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) return s;
+    /* lone surrogates: the tape holds them as 3-byte sequences, as surrogatepass does */
+    PyErr_Clear();
+    *bytes = PyUnicode_AsEncodedString(key, "utf-8", "surrogatepass");
+    if (!*bytes) return NULL;
+    *len = PyBytes_GET_SIZE(*bytes);
+    return PyBytes_AS_STRING(*bytes);
+}
+
+/* ---- the document type ---- */
+
+static int jj_doc_traverse(PyObject *self, visitproc visit, void *arg) {
+    Py_VISIT(((jj_doc *)self)->owner);
+    Py_VISIT(Py_TYPE(self));
+    return 0;
+}
+
+static void jj_doc_dealloc(PyObject *self) {
+    jj_doc *d = (jj_doc *)self;
+    PyTypeObject *type = Py_TYPE(self);
+    PyObject_GC_UnTrack(self);
+    Py_CLEAR(d->owner);
+    free(d->copy);
+    /* The buffers go back to this thread's parser when it lacks them (a document took
+     * them): a parse that follows then writes to memory already mapped instead of
+     * faulting in new pages. Only empty slots are filled, and nothing of the parser is
+     * freed here, because this may run (from the GC) while a parse uses the parser. */
+    jj_thread_parser *tp = jj_thread_parser_get();
+    if (tp && !tp->parser.tape && d->tape.tape_cap * sizeof *d->tape.tape <= JJ_RECYCLE_MAX) {
+        tp->parser.tape = d->tape.tape;
+        tp->parser.tape_cap = d->tape.tape_cap;
+        d->tape.tape = NULL;
+    }
+    if (tp && !tp->parser.strings && d->tape.strings_cap <= JJ_RECYCLE_MAX) {
+        tp->parser.strings = d->tape.strings;
+        tp->parser.strings_cap = d->tape.strings_cap;
+        d->tape.strings = NULL;
+    }
+    free(d->tape.tape);
+    free(d->tape.strings);
+    for (size_t i = 0; d->tables && i <= d->tables_mask; i++) PyMem_Free(d->tables[i].slots);
+    PyMem_Free(d->tables);
+    PyObject_GC_Del(self);
+    Py_DECREF(type);
+}
+
+static PyType_Slot jj_doc_slots[] = {
+    {Py_tp_traverse, jj_doc_traverse},
+    {Py_tp_dealloc, jj_doc_dealloc},
+    {Py_tp_doc, "The parsed text and tape shared by the views of one jetjson.parse call."},
+    {0, NULL},
+};
+
+static PyType_Spec jj_doc_spec = {
+    .name = "jetjson._jetjson.Document",
+    .basicsize = sizeof(jj_doc),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_DISALLOW_INSTANTIATION |
+             Py_TPFLAGS_IMMUTABLETYPE,
+    .slots = jj_doc_slots,
+};
+
+/* Shrinks the string buffer taken from the thread parser when most of it is unused (it
+ * is sized for the whole input, and most strings stay in the input). The tape is kept
+ * whole (at most twice its use): when the document dies it goes back to the thread's
+ * parser, and growing it again there would copy it. */
+static void *jj_fit(void *buf, size_t used, size_t *cap) {
+    if (used == 0 || *cap - used < used + ((size_t)64 << 10)) return buf;
+    void *fitted = realloc(buf, used);
+    if (!fitted) return buf;
+    *cap = used;
+    return fitted;
+}
+
+/* An empty document, made before the parse: allocating a GC object may run a collection
+ * and so any Python code (finalizers), which could parse on this thread and overwrite
+ * the thread parser's tape between our parse and the moment the document takes it. */
+static jj_doc *jj_doc_new(jj_state *st) {
+    jj_doc *d = PyObject_GC_New(jj_doc, (PyTypeObject *)st->lazy_types[JJ_LT_DOCUMENT]);
+    if (!d) return NULL;
+    jj_parser_init(&d->tape);
+    d->input = NULL;
+    d->owner = NULL;
+    d->copy = NULL;
+    d->tables = NULL;
+    d->tables_mask = d->tables_used = 0;
+    return d;
+}
+
+/* The document takes over the tape and string buffers just filled in tp (tp allocates
+ * again next time), and the scratch when the input was transcoded there. */
+static void jj_doc_take(jj_doc *d, jj_thread_parser *tp, const uint8_t *buf) {
+    jj_parser *p = &tp->parser;
+    d->tape.tape = p->tape;
+    d->tape.tape_cap = p->tape_cap;
+    d->tape.tape_len = p->tape_len;
+    d->tape.strings_cap = p->strings_cap;
+    d->tape.strings = jj_fit(p->strings, p->strings_len, &d->tape.strings_cap);
+    d->tape.strings_len = p->strings_len;
+    d->tape.max_depth = p->max_depth;
+    p->tape = NULL;
+    p->tape_len = p->tape_cap = 0;
+    p->strings = NULL;
+    p->strings_len = p->strings_cap = 0;
+    if (!d->copy && !d->owner) {
+        d->copy = tp->scratch;
+        tp->scratch = NULL;
+        tp->scratch_cap = 0;
+    }
+    d->input = buf;
+    PyObject_GC_Track((PyObject *)d);
+}
+
+/* ---- parse ---- */
+
+/* parse() of bytes that json decodes as UTF-16/32 or with a BOM: decoded the way
+ * json.loads decodes them, then parsed as str. */
+static PyObject *jj_parse_data(jj_state *st, PyObject *data, PyObject *for_json);
+
+static PyObject *jj_parse_decoded(jj_state *st, PyObject *data) {
+    PyObject *result = NULL, *json = PyImport_ImportModule("json");
+    PyObject *raw = json ? PyBytes_FromObject(data) : NULL;
+    PyObject *enc = raw ? PyObject_CallMethod(json, "detect_encoding", "O", raw) : NULL;
+    PyObject *text = enc ? PyObject_CallMethod(raw, "decode", "Os", enc, "surrogatepass") : NULL;
+    if (text) result = jj_parse_data(st, text, data);
+    Py_XDECREF(json);
+    Py_XDECREF(raw);
+    Py_XDECREF(enc);
+    Py_XDECREF(text);
+    return result;
+}
+
+/* Parses `data`; what the engine refuses is judged by json.loads(for_json). */
+static PyObject *jj_parse_data(jj_state *st, PyObject *data, PyObject *for_json) {
+    jj_thread_parser *tp = jj_thread_parser_get();
+    if (!tp) return PyErr_NoMemory();
+    /* first, as making it may run Python code that uses this thread's parser or scratch */
+    jj_doc *doc = jj_doc_new(st);
+    if (!doc) return NULL;
+    PyObject *result = NULL;
+    jj_input in;
+    int opened = jj_input_open(data, tp, &in);
+    if (opened == JJ_INPUT_UNSUPPORTED || opened < 0 || in.needs_json) {
+        Py_DECREF(doc);
+        if (opened == JJ_INPUT_UNSUPPORTED) return jj_json_loads(st, for_json, NULL, 0);
+        if (opened < 0) return NULL;
+        jj_input_close(&in);
+        return jj_parse_decoded(st, data);
+    }
+    if (in.has_view) { /* a mutable buffer: the document keeps its own copy */
+        doc->copy = malloc(in.len ? in.len : 1);
+        if (!doc->copy) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        memcpy(doc->copy, in.buf, in.len);
+        in.buf = doc->copy;
+    } else if (PyBytes_Check(data) || in.buf != tp->scratch) {
+        doc->owner = Py_NewRef(data); /* bytes, or an ASCII str read in place */
+    }
+    jj_parser *p = &tp->parser;
+    if (jj_parse(p, in.buf, in.len) != JJ_OK) {
+        if (p->error == JJ_ERR_NOMEM) PyErr_NoMemory();
+        else result = jj_json_loads(st, for_json, NULL, 1);
+    } else if (jj_tape_type(p->tape[0]) != JJ_OBJECT && jj_tape_type(p->tape[0]) != JJ_ARRAY) {
+        /* a scalar root is just the value, as loads gives it (json decides the odd cases) */
+        result = jj_build_value_at(st, p, in.buf, 0);
+        if (!result && !PyErr_ExceptionMatches(PyExc_MemoryError)) {
+            PyErr_Clear();
+            result = jj_json_loads(st, for_json, NULL, 0);
+        }
+    } else {
+        int root = jj_tape_type(p->tape[0]) == JJ_OBJECT ? JJ_LT_OBJECT : JJ_LT_ARRAY;
+        jj_doc_take(doc, tp, in.buf);
+        result = jj_new_view(st, root, doc, 0);
+    }
+done:
+    Py_XDECREF(doc);
+    jj_input_close(&in);
+    jj_thread_parser_trim(tp);
+    return result;
+}
+
+PyObject *jj_parse_py(PyObject *module, PyObject *data) {
+    jj_state *st = (jj_state *)PyModule_GetState(module);
+    return jj_parse_data(st, data, data);
+}
+
+int jj_lazy_add_types(PyObject *module, jj_state *st) {
+    PyType_Spec *specs[JJ_LT_COUNT_] = {
+        [JJ_LT_DOCUMENT] = &jj_doc_spec,  [JJ_LT_OBJECT] = &jj_object_spec,
+        [JJ_LT_ARRAY] = &jj_array_spec,   [JJ_LT_KEYS] = &jj_keys_spec,
+        [JJ_LT_VALUES] = &jj_values_spec, [JJ_LT_ITEMS] = &jj_items_spec,
+        [JJ_LT_ITER] = &jj_iter_spec,
+    };
+    for (int i = 0; i < JJ_LT_COUNT_; i++) {
+        st->lazy_types[i] = PyType_FromModuleAndSpec(module, specs[i], NULL);
+        if (!st->lazy_types[i]) return -1;
+        const char *name = strrchr(specs[i]->name, '.') + 1;
+        if (PyModule_AddObjectRef(module, name, st->lazy_types[i]) < 0) return -1;
+    }
+    return 0;
+}
