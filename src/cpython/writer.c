@@ -49,8 +49,9 @@ int jj_writer_grow(jj_writer *w, size_t n) {
     }
     size_t next = jj_writer_next_capacity(cap, used + n);
     if (jj_writer_resize(w, next)) {
-        w->obj = NULL; /* both resizers free the object on failure */
-        w->start = w->pos = w->end = NULL;
+        /* the bytes resizer has freed the object and cleared w->obj; the str resizer
+         * has kept it: either way abandon leaves nothing behind */
+        jj_writer_abandon(w);
         return -1;
     }
     return jj_writer_attach(w, used, next);
@@ -60,7 +61,7 @@ PyObject *jj_writer_finish(jj_writer *w) {
     if (!w->obj) return NULL;
     size_t used = jj_writer_len(w);
     if (used != (size_t)(w->end - w->start) && jj_writer_resize(w, used)) {
-        w->obj = NULL;
+        jj_writer_abandon(w);
         return NULL;
     }
     PyObject *result = w->obj;
