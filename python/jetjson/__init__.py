@@ -1,10 +1,13 @@
 """jetjson: fast, exact JSON for Python on a C11 SIMD engine.
 
-``loads``/``load`` return exactly what the standard library's ``json`` returns.
+``loads``/``load`` return exactly what the standard library's ``json`` returns;
+``dumps``/``dump`` give exactly the text ``json.dumps``/``json.dump`` give.
 """
 
 from ._jetjson import (
     JSONDecodeError,
+    dump,
+    dumps,
     features,
     load_file,
     loads,
@@ -15,6 +18,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "JSONDecodeError",
+    "dump",
+    "dumps",
     "features",
     "load",
     "load_file",

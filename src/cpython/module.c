@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "encode_json.h"
 #include "state.h"
 
 static inline jj_state *jj_get_state(PyObject *module) { return (jj_state *)PyModule_GetState(module); }
@@ -311,6 +312,12 @@ static PyMethodDef jj_methods[] = {
      "loads(s, **kw)\n--\n\nDeserialize s (str, bytes, bytearray or memoryview) like json.loads."},
     {"load_file", jj_load_file, METH_O,
      "load_file(path)\n--\n\nDeserialize the JSON file at path (memory-mapped)."},
+    {"dumps", (PyCFunction)(void (*)(void))jj_dumps, METH_FASTCALL | METH_KEYWORDS,
+     "dumps(obj, *, skipkeys=False, ensure_ascii=True, check_circular=True, allow_nan=True, "
+     "cls=None, indent=None, separators=None, default=None, sort_keys=False, **kw)\n--\n\n"
+     "Serialize obj to the str json.dumps gives for the same arguments."},
+    {"dump", (PyCFunction)(void (*)(void))jj_dump, METH_FASTCALL | METH_KEYWORDS,
+     "dump(obj, fp, **kw)\n--\n\nWrite the text json.dump writes for obj to fp (one fp.write call)."},
     {"release", jj_release, METH_NOARGS,
      "release()\n--\n\nFree the parser buffers kept by the calling thread."},
     {"features", jj_features, METH_NOARGS,
@@ -328,8 +335,9 @@ static int jj_exec(PyObject *module) {
     if (!json) return -1;
     st->json_loads = PyObject_GetAttrString(json, "loads");
     st->json_decode_error = PyObject_GetAttrString(json, "JSONDecodeError");
+    int encode_ok = st->json_decode_error ? jj_encode_init_state(st, json) : -1;
     Py_DECREF(json);
-    if (!st->json_loads || !st->json_decode_error) return -1;
+    if (!st->json_loads || !st->json_decode_error || encode_ok < 0) return -1;
     st->JSONDecodeError = PyErr_NewExceptionWithDoc(
         "jetjson.JSONDecodeError",
         "Invalid JSON: a json.JSONDecodeError with the same msg, doc, pos, lineno and colno.",
@@ -345,7 +353,7 @@ static int jj_traverse(PyObject *module, visitproc visit, void *arg) {
     Py_VISIT(st->JSONDecodeError);
     Py_VISIT(st->json_loads);
     Py_VISIT(st->json_decode_error);
-    return 0;
+    return jj_encode_traverse_state(st, visit, arg);
 }
 
 static int jj_clear(PyObject *module) {
@@ -354,6 +362,7 @@ static int jj_clear(PyObject *module) {
     Py_CLEAR(st->JSONDecodeError);
     Py_CLEAR(st->json_loads);
     Py_CLEAR(st->json_decode_error);
+    jj_encode_clear_state(st);
     jj_key_cache_clear(&st->keys);
     jj_key_cache_clear(&st->values);
     return 0;

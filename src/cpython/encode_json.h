@@ -1,0 +1,98 @@
+/* jetjson.dumps: the json.dumps-compatible str encoder, shared between its files.
+ *
+ *   encode_json_out.c    the result str: an ASCII str (writer.h) that widens once to
+ *                        latin-1/UCS-2/UCS-4 when a wider character must be written, and
+ *                        the string literals in every output kind
+ *   encode_json.c        values, lists, dicts, default(), circular and depth checks
+ *   encode_json_api.c    dumps/dump: arguments, and what is left to json itself
+ *
+ * json has two encoders with slightly different behaviour: the C one (c_make_encoder,
+ * used by json.dumps without indent) and the pure-Python one (json.dump, and json.dumps
+ * with indent). `py_path` selects the second's messages and iteration semantics. */
+#ifndef JJ_CPYTHON_ENCODE_JSON_H
+#define JJ_CPYTHON_ENCODE_JSON_H
+
+#include "state.h"
+#include "writer.h"
+
+/* ---- the result str (encode_json_out.c) ---- */
+
+typedef struct jj_out {
+    jj_writer w; /* pos/start/end are bytes of the str's data */
+    int ksize;   /* bytes per character of the buffer: 1, 2 or 4 */
+    int ascii;   /* the buffer is still a compact ASCII str (only < 0x80 written) */
+} jj_out;
+
+int jj_out_start(jj_out *o, size_t hint);
+/* Room for `units` more characters when ksize > 1. */
+int jj_out_grow_wide(jj_out *o, size_t units);
+/* Make the buffer able to hold characters of `level` (1: latin-1, 2: UCS-2, 4: UCS-4). */
+int jj_out_widen(jj_out *o, int level);
+PyObject *jj_out_finish(jj_out *o);
+void jj_out_abandon(jj_out *o);
+
+static inline int jj_out_reserve(jj_out *o, size_t units) {
+    if (o->ksize == 1) return jj_writer_reserve(&o->w, units);
+    return jj_out_grow_wide(o, units);
+}
+
+/* ASCII bytes (structure, numbers) at the buffer's width; slow path for ksize > 1. */
+void jj_out_ascii_wide(jj_out *o, const char *s, size_t n);
+static inline int jj_out_ascii(jj_out *o, const char *s, size_t n) {
+    if (jj_out_reserve(o, n)) return -1;
+    if (o->ksize == 1) {
+        memcpy(o->w.pos, s, n);
+        o->w.pos += n;
+    } else {
+        jj_out_ascii_wide(o, s, n);
+    }
+    return 0;
+}
+
+/* The JSON literal of str s (quotes included), json's escaping for ensure_ascii. */
+int jj_out_string(jj_out *o, PyObject *s, int ensure_ascii);
+/* The characters of str s as they are (separators, indentation). */
+int jj_out_raw(jj_out *o, PyObject *s);
+
+/* The widest character class of a ready str: 0 ASCII, 1 latin-1, 2 UCS-2, 4 UCS-4. */
+static inline int jj_str_level(PyObject *s) {
+    return PyUnicode_IS_ASCII(s) ? 0 : (int)PyUnicode_KIND(s);
+}
+
+/* ---- the encoder (encode_json.c) ---- */
+
+struct jj_live;
+
+typedef struct jj_enc {
+    jj_out out;
+    jj_state *st;
+    int ensure_ascii, allow_nan, skipkeys, sort_keys, check_circular;
+    int py_path;            /* json's pure-Python encoder semantics (indent, json.dump) */
+    PyObject *default_fn;   /* borrowed; NULL: json.JSONEncoder.default */
+    PyObject *item_sep;     /* borrowed str */
+    PyObject *key_sep;      /* borrowed str */
+    PyObject *indent;       /* owned str, or NULL for no indentation */
+    /* separators and indentation as ASCII bytes when they are ASCII (else seps_raw) */
+    const char *item_sep_a, *key_sep_a, *indent_a;
+    Py_ssize_t item_sep_n, key_sep_n, indent_n;
+    int seps_raw;           /* some separator or the indent is not ASCII */
+    PyObject **path;        /* containers (and default()ed objects) being encoded */
+    Py_ssize_t depth, path_cap;
+    struct jj_live *live;   /* innermost dict iterated in place (C-encoder semantics) */
+    Py_ssize_t nesting;     /* containers and default() results entered */
+} jj_enc;
+
+/* Encode obj into e->out (started by the caller). 0, or -1 with an exception set. */
+int jj_encode_value(jj_enc *e, PyObject *obj);
+void jj_enc_release(jj_enc *e);
+
+/* ---- entry points (encode_json_api.c) ---- */
+
+PyObject *jj_dumps(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+PyObject *jj_dump(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+/* Interned keyword names and json's functions, cached in the module state. */
+int jj_encode_init_state(jj_state *st, PyObject *json);
+int jj_encode_traverse_state(jj_state *st, visitproc visit, void *arg);
+void jj_encode_clear_state(jj_state *st);
+
+#endif
