@@ -16,11 +16,13 @@ enum {
     KW_INDENT, KW_SEPARATORS, KW_DEFAULT, KW_SORT_KEYS,
 };
 
-/* json.dumps is called from this many frames deeper than our own entry point (dumps,
- * encode, iterencode and the C encoder's call); counted up front so RecursionError
- * comes at the same nesting. The Python encoder (indent, dump) has its own. */
+/* json's encoders run this many frames deeper than our own entry point (json.dumps,
+ * encode, iterencode and the C encoder's call; or the generators of the Python
+ * encoder); counted up front so that RecursionError comes at json's nesting (measured
+ * on 3.11 with lists nested until it fails). */
 #define JJ_DUMPS_C_FRAMES 3
-#define JJ_DUMPS_PY_FRAMES 3
+#define JJ_DUMPS_PY_FRAMES 2
+#define JJ_DUMP_FRAMES 1
 
 int jj_encode_init_state(jj_state *st, PyObject *json) {
     st->json_dumps = PyObject_GetAttrString(json, "dumps");
@@ -169,7 +171,7 @@ static PyObject *encode(jj_state *st, PyObject *obj, PyObject **kw, int for_dump
     e.key_sep = key_sep;
     set_separator_bytes(&e);
     e.py_path = for_dump || e.indent != NULL;
-    int frames = e.py_path ? JJ_DUMPS_PY_FRAMES : JJ_DUMPS_C_FRAMES;
+    int frames = for_dump ? JJ_DUMP_FRAMES : e.py_path ? JJ_DUMPS_PY_FRAMES : JJ_DUMPS_C_FRAMES;
     if (enter_frames(frames)) {
         *to_json = 1;
         goto done;
