@@ -169,6 +169,11 @@ static int put_float(jj_enc *e, PyObject *o) {
 }
 
 static int put_str(jj_enc *e, PyObject *o) {
+    if (PyUnicode_IS_COMPACT_ASCII(o) && e->out.ksize == 1) {
+        int r = jj_out_plain_ascii(&e->out, (const uint8_t *)(((PyASCIIObject *)o) + 1),
+                                   (size_t)((PyASCIIObject *)o)->length, e->ensure_ascii);
+        if (r) return r < 0 ? -1 : 0;
+    }
 #if PY_VERSION_HEX < 0x030C0000
     if (PyUnicode_READY(o) < 0) return -1;
 #endif
@@ -204,7 +209,16 @@ static int put_newline(jj_enc *e, Py_ssize_t level) {
 }
 
 /* The item separator, then (with indent) the newline of an item at `level`. */
+/* A separator of at most 8 ASCII bytes: one 8-byte store. */
+static inline int put_sep8(jj_enc *e, const char *sep8, Py_ssize_t n) {
+    if (jj_out_reserve(&e->out, 8)) return -1;
+    memcpy(e->out.w.pos, sep8, 8);
+    e->out.w.pos += n;
+    return 0;
+}
+
 static int put_item_sep(jj_enc *e, Py_ssize_t level) {
+    if (e->seps_small && e->out.ksize == 1 && !e->indent) return put_sep8(e, e->item_sep8, e->item_sep_n);
     int rc = e->seps_raw ? jj_out_raw(&e->out, e->item_sep)
                          : jj_out_ascii(&e->out, e->item_sep_a, (size_t)e->item_sep_n);
     if (rc == 0 && e->indent) rc = put_newline(e, level);
@@ -212,6 +226,7 @@ static int put_item_sep(jj_enc *e, Py_ssize_t level) {
 }
 
 static int put_key_sep(jj_enc *e) {
+    if (e->seps_small && e->out.ksize == 1) return put_sep8(e, e->key_sep8, e->key_sep_n);
     if (e->seps_raw) return jj_out_raw(&e->out, e->key_sep);
     return jj_out_ascii(&e->out, e->key_sep_a, (size_t)e->key_sep_n);
 }
@@ -311,15 +326,13 @@ static int put_key_first(jj_enc *e, PyObject *key, int first, Py_ssize_t level) 
     return put_key(e, key) ? -1 : 0;
 }
 
-/* The next item of a dict being encoded: 1 with new references, 0 at the end, -1. */
-static int next_item(jj_live *l, PyObject *items, Py_ssize_t *i, PyObject **k, PyObject **v) {
+/* The next item of a dict being encoded: 1 (borrowed references, kept alive by the
+ * dict, which is held, or by a private list of items), 0 at the end, -1. */
+static inline int next_item(jj_live *l, PyObject *items, Py_ssize_t *i, PyObject **k, PyObject **v) {
     PyObject *src = items ? items : l->rest;
     Py_ssize_t *at = items ? i : &l->rest_i;
     if (!src) {
-        if (!PyDict_Next(l->dict, &l->pos, k, v)) return 0;
-        Py_INCREF(*k);
-        Py_INCREF(*v);
-        return 1;
+        return PyDict_Next(l->dict, &l->pos, k, v);
     }
     if (*at >= PyList_GET_SIZE(src)) return 0;
     PyObject *pair = PyList_GET_ITEM(src, (*at)++);
@@ -327,8 +340,8 @@ static int next_item(jj_live *l, PyObject *items, Py_ssize_t *i, PyObject **k, P
         PyErr_SetString(PyExc_ValueError, "items must return 2-tuples");
         return -1;
     }
-    *k = Py_NewRef(PyTuple_GET_ITEM(pair, 0));
-    *v = Py_NewRef(PyTuple_GET_ITEM(pair, 1));
+    *k = PyTuple_GET_ITEM(pair, 0);
+    *v = PyTuple_GET_ITEM(pair, 1);
     return 1;
 }
 
@@ -365,15 +378,17 @@ static int enc_dict(jj_enc *e, PyObject *d, Py_ssize_t level) {
             if (got < 0) goto done;
             break;
         }
-        int r = put_key_first(e, k, first, level);
+        int r;
+        if (Py_TYPE(k) == &PyUnicode_Type) {
+            r = (!first && put_item_sep(e, level + 1)) || put_str(e, k) ? -1 : 0;
+        } else {
+            r = put_key_first(e, k, first, level);
+        }
+        if (r < 0) goto done;
         if (r == 0) {
             first = 0;
-            r = put_key_sep(e);
-            if (r == 0) r = enc_value(e, v, level + 1);
+            if (put_key_sep(e) || enc_value(e, v, level + 1)) goto done;
         }
-        Py_DECREF(k);
-        Py_DECREF(v);
-        if (r < 0) goto done;
         if (e->py_path && !items && PyDict_GET_SIZE(d) != size0) {
             PyErr_SetString(PyExc_RuntimeError, "dictionary changed size during iteration");
             goto done;

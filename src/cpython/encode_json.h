@@ -54,6 +54,56 @@ int jj_out_string(jj_out *o, PyObject *s, int ensure_ascii);
 /* The characters of str s as they are (separators, indentation). */
 int jj_out_raw(jj_out *o, PyObject *s);
 
+/* An ASCII str without anything to escape, 8 bytes at a time, into a 1-byte buffer:
+ * 1 when written, 0 when it holds a character to escape (nothing written: the caller
+ * takes the general path), -1 on error. esc7f: U+007F is escaped (ensure_ascii). */
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define JJ_ONES8 UINT64_C(0x0101010101010101)
+/* 0x80 in each byte (all < 0x80, so no carries) below 0x20, '"', '\\' (or 0x7F) */
+static inline uint64_t jj_ascii_flags(uint64_t w, int esc7f) {
+    uint64_t ok = (w + JJ_ONES8 * (0x80 - 0x20)) & ((w ^ (JJ_ONES8 * '"')) + JJ_ONES8 * 0x7F) &
+                  ((w ^ (JJ_ONES8 * '\\')) + JJ_ONES8 * 0x7F);
+    if (esc7f) ok &= ~(w + JJ_ONES8);
+    return ~ok & (JJ_ONES8 * 0x80);
+}
+
+static inline int jj_out_plain_ascii(jj_out *o, const uint8_t *p, size_t n, int esc7f) {
+    if (n > ((size_t)1 << 24)) return 0;
+    if (jj_writer_reserve(&o->w, n + 2 + 8)) return -1;
+    uint8_t *d = o->w.pos + 1;
+    uint64_t w;
+    if (n >= 8) {
+        size_t i = 0;
+        for (; i + 8 <= n; i += 8) {
+            memcpy(&w, p + i, 8);
+            if (jj_ascii_flags(w, esc7f)) return 0;
+            memcpy(d + i, &w, 8);
+        }
+        if (i < n) { /* the last 8 bytes, overlapping what was checked */
+            memcpy(&w, p + n - 8, 8);
+            if (jj_ascii_flags(w, esc7f)) return 0;
+            memcpy(d + n - 8, &w, 8);
+        }
+    } else {
+        w = 0;
+        memcpy(&w, p, n);
+        uint64_t valid = n ? ~UINT64_C(0) >> (64 - 8 * n) : 0;
+        if (jj_ascii_flags(w, esc7f) & valid) return 0;
+        memcpy(d, &w, 8);
+    }
+    d[-1] = '"';
+    d[n] = '"';
+    o->w.pos = d + n + 1;
+    return 1;
+}
+#else
+static inline int jj_out_plain_ascii(jj_out *o, const uint8_t *p, size_t n, int esc7f) {
+    (void)o, (void)p, (void)n, (void)esc7f;
+    return 0;
+}
+#endif
+
 /* The widest character class of a ready str: 0 ASCII, 1 latin-1, 2 UCS-2, 4 UCS-4. */
 static inline int jj_str_level(PyObject *s) {
     return PyUnicode_IS_ASCII(s) ? 0 : (int)PyUnicode_KIND(s);
@@ -76,6 +126,8 @@ typedef struct jj_enc {
     const char *item_sep_a, *key_sep_a, *indent_a;
     Py_ssize_t item_sep_n, key_sep_n, indent_n;
     int seps_raw;           /* some separator or the indent is not ASCII */
+    int seps_small;         /* both separators ASCII and at most 8 bytes: also as words */
+    char item_sep8[8], key_sep8[8];
     PyObject **path;        /* containers (and default()ed objects) being encoded */
     Py_ssize_t depth, path_cap;
     struct jj_live *live;   /* innermost dict iterated in place (C-encoder semantics) */

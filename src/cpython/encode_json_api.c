@@ -103,6 +103,11 @@ static void set_separator_bytes(jj_enc *e) {
     e->key_sep_n = PyUnicode_GET_LENGTH(e->key_sep);
     e->indent_a = e->indent ? (const char *)PyUnicode_DATA(e->indent) : "";
     e->indent_n = e->indent ? PyUnicode_GET_LENGTH(e->indent) : 0;
+    e->seps_small = !e->seps_raw && e->item_sep_n <= 8 && e->key_sep_n <= 8;
+    if (e->seps_small) {
+        memcpy(e->item_sep8, e->item_sep_a, (size_t)e->item_sep_n);
+        memcpy(e->key_sep8, e->key_sep_a, (size_t)e->key_sep_n);
+    }
 }
 
 /* Pre-count the frames json's own call chain would use; 1 when there is no room. */
