@@ -68,29 +68,69 @@ static inline uint64_t jj_ascii_flags(uint64_t w, int esc7f) {
     return ~ok & (JJ_ONES8 * 0x80);
 }
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+/* Nonzero when one of 16 ASCII bytes needs an escape (signed compare: all are < 0x80) */
+static inline int jj_sse_flags(__m128i v, int esc7f) {
+    __m128i m = _mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)),
+                             _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                                          _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
+    if (esc7f) m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7F)));
+    return _mm_movemask_epi8(m);
+}
+#endif
+
+/* Reads only the n bytes at p: short strings are covered by overlapping loads. */
 static inline int jj_out_plain_ascii(jj_out *o, const uint8_t *p, size_t n, int esc7f) {
     if (n > ((size_t)1 << 24)) return 0;
-    if (jj_writer_reserve(&o->w, n + 2 + 8)) return -1;
+    if (jj_writer_reserve(&o->w, n + 2)) return -1;
     uint8_t *d = o->w.pos + 1;
-    uint64_t w;
-    if (n >= 8) {
+    if (n >= 16) {
+#if defined(__SSE2__)
+        size_t i = 0;
+        __m128i v;
+        for (; i + 16 <= n; i += 16) {
+            v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+            if (jj_sse_flags(v, esc7f)) return 0;
+            _mm_storeu_si128((__m128i *)(void *)(d + i), v);
+        }
+        if (i < n) {
+            v = _mm_loadu_si128((const __m128i *)(const void *)(p + n - 16));
+            if (jj_sse_flags(v, esc7f)) return 0;
+            _mm_storeu_si128((__m128i *)(void *)(d + n - 16), v);
+        }
+#else
+        uint64_t w;
         size_t i = 0;
         for (; i + 8 <= n; i += 8) {
             memcpy(&w, p + i, 8);
             if (jj_ascii_flags(w, esc7f)) return 0;
             memcpy(d + i, &w, 8);
         }
-        if (i < n) { /* the last 8 bytes, overlapping what was checked */
-            memcpy(&w, p + n - 8, 8);
-            if (jj_ascii_flags(w, esc7f)) return 0;
-            memcpy(d + n - 8, &w, 8);
-        }
-    } else {
-        w = 0;
-        memcpy(&w, p, n);
-        uint64_t valid = n ? ~UINT64_C(0) >> (64 - 8 * n) : 0;
-        if (jj_ascii_flags(w, esc7f) & valid) return 0;
-        memcpy(d, &w, 8);
+        memcpy(&w, p + n - 8, 8);
+        if (jj_ascii_flags(w, esc7f)) return 0;
+        memcpy(d + n - 8, &w, 8);
+#endif
+    } else if (n >= 8) {
+        uint64_t a, b;
+        memcpy(&a, p, 8);
+        memcpy(&b, p + n - 8, 8);
+        if (jj_ascii_flags(a, esc7f) | jj_ascii_flags(b, esc7f)) return 0;
+        memcpy(d, &a, 8);
+        memcpy(d + n - 8, &b, 8);
+    } else if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, p, 4);
+        memcpy(&b, p + n - 4, 4);
+        if (jj_ascii_flags((uint64_t)a | ((uint64_t)b << 32), esc7f)) return 0;
+        memcpy(d, &a, 4);
+        memcpy(d + n - 4, &b, 4);
+    } else if (n > 0) {
+        uint64_t w = (uint64_t)p[0] | ((uint64_t)p[n >> 1] << 8) | ((uint64_t)p[n - 1] << 16);
+        if (jj_ascii_flags(w, esc7f) & UINT64_C(0x808080)) return 0;
+        d[0] = p[0];
+        d[n >> 1] = p[n >> 1];
+        d[n - 1] = p[n - 1];
     }
     d[-1] = '"';
     d[n] = '"';
