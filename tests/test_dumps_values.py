@@ -442,3 +442,19 @@ def test_dump_to_non_writer():
         jetjson.dump([1], object())
     with pytest.raises(AttributeError):
         json.dump([1], object())
+
+
+def test_ascii_strings_every_length_and_escape_position():
+    """The ASCII fast path reads strings in overlapping words: every length up to 48 with
+    a character to escape at every position, as values and keys, both ensure_ascii."""
+    alphabet = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMN/ "
+    for n in range(49):
+        base = alphabet[:n]
+        strings = [base]
+        for pos in range(n):
+            for c in "\"\\\x00\x1f\x7f\n\t~ ":
+                strings.append(base[:pos] + c + base[pos + 1:])
+        for ensure_ascii in (True, False):
+            check_dumps(strings, f"length {n}", ensure_ascii=ensure_ascii)
+            check_dumps({s: i for i, s in enumerate(strings)}, f"keys length {n}",
+                        ensure_ascii=ensure_ascii)

@@ -2,7 +2,7 @@
  *
  * Recursive like json's own encoders, one C level per container, each counted with
  * Py_EnterRecursiveCall as json counts it, so RecursionError comes at json's depth. A
- * fixed cap on top keeps the C stack safe when the recursion limit is raised very high.
+ * cap on the C stack used keeps it safe when the recursion limit is raised very high.
  *
  * References: every container being encoded is held, every dict item while it is
  * written, so a default() that empties or drops anything cannot free what is in use.
@@ -20,9 +20,10 @@
 #include "format_double.h"
 #include "format_int.h"
 
-/* Deepest nesting ever attempted, whatever the recursion limit: two small C frames a
- * level stay well inside any thread's stack. */
-#define JJ_ENC_MAX_NESTING 20000
+/* Most C stack the recursion may use, whatever the recursion limit (json's own C
+ * encoder would crash first): 3 MiB, under the usual 8 MiB of a thread. Counted in
+ * bytes, not levels, so that bigger frames (sanitizers, -O0) are capped alike. */
+#define JJ_ENC_MAX_STACK ((uintptr_t)3 << 20)
 
 typedef struct jj_live {
     struct jj_live *up;
@@ -39,20 +40,17 @@ static const char *enc_recursion_where(const jj_enc *e) {
 }
 
 static int enc_enter(jj_enc *e) {
-    if (++e->nesting > JJ_ENC_MAX_NESTING) {
-        e->nesting--;
+    uintptr_t here = (uintptr_t)&here;
+    uintptr_t used = here < e->stack_base ? e->stack_base - here : here - e->stack_base;
+    if (used > JJ_ENC_MAX_STACK) {
         PyErr_Format(PyExc_RecursionError, "maximum recursion depth exceeded%s", enc_recursion_where(e));
         return -1;
     }
-    if (Py_EnterRecursiveCall(enc_recursion_where(e))) {
-        e->nesting--;
-        return -1;
-    }
-    return 0;
+    return Py_EnterRecursiveCall(enc_recursion_where(e)) ? -1 : 0;
 }
 
 static void enc_leave(jj_enc *e) {
-    e->nesting--;
+    (void)e;
     Py_LeaveRecursiveCall();
 }
 
@@ -451,7 +449,11 @@ static int enc_value(jj_enc *e, PyObject *o, Py_ssize_t level) {
     return enc_default(e, o, level);
 }
 
-int jj_encode_value(jj_enc *e, PyObject *obj) { return enc_value(e, obj, 0); }
+int jj_encode_value(jj_enc *e, PyObject *obj) {
+    uintptr_t base = (uintptr_t)&base;
+    e->stack_base = base;
+    return enc_value(e, obj, 0);
+}
 
 void jj_enc_release(jj_enc *e) {
     PyMem_Free(e->path);

@@ -171,7 +171,7 @@ typedef struct jj_enc {
     PyObject **path;        /* containers (and default()ed objects) being encoded */
     Py_ssize_t depth, path_cap;
     struct jj_live *live;   /* innermost dict iterated in place (C-encoder semantics) */
-    Py_ssize_t nesting;     /* containers and default() results entered */
+    uintptr_t stack_base;   /* address of a local at the start, for the stack cap */
 } jj_enc;
 
 /* Encode obj into e->out (started by the caller). 0, or -1 with an exception set. */
