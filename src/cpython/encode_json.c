@@ -40,6 +40,11 @@ static const char *enc_recursion_where(const jj_enc *e) {
 }
 
 static int enc_enter(jj_enc *e) {
+    if (e->py_levels_left >= 0 && e->py_levels_left-- == 0) {
+        e->py_levels_left = 0;
+        PyErr_SetString(PyExc_RecursionError, "maximum recursion depth exceeded");
+        return -1;
+    }
     uintptr_t here = (uintptr_t)&here;
     uintptr_t used = here < e->stack_base ? e->stack_base - here : here - e->stack_base;
     if (used > JJ_ENC_MAX_STACK) {
@@ -50,7 +55,7 @@ static int enc_enter(jj_enc *e) {
 }
 
 static void enc_leave(jj_enc *e) {
-    (void)e;
+    if (e->py_levels_left >= 0) e->py_levels_left++;
     Py_LeaveRecursiveCall();
 }
 
@@ -84,6 +89,11 @@ static void path_pop(jj_enc *e) {
 
 /* Before user code runs: the dicts read in place become lists of their remaining items. */
 static int freeze_live(jj_enc *e) {
+#if PY_VERSION_HEX >= 0x030C0000
+    /* from 3.12 json's C encoder reads exact dicts in place too: nothing to do */
+    (void)e;
+    return 0;
+#endif
     for (jj_live *l = e->live; l && !l->rest; l = l->up) {
         PyObject *rest = PyList_New(0);
         PyObject *k, *v;
@@ -140,7 +150,7 @@ static int put_int(jj_enc *e, PyObject *o) {
 /* NaN and the infinities: json's spellings, or its ValueError without allow_nan. */
 static int put_nonfinite(jj_enc *e, PyObject *o, double d) {
     if (!e->allow_nan) {
-        if (!e->py_path) {
+        if (!e->py_path && PY_VERSION_HEX < 0x030C0000) { /* 3.12 added the repr */
             PyErr_SetString(PyExc_ValueError, "Out of range float values are not JSON compliant");
         } else {
             PyObject *r = PyObject_Repr(o);

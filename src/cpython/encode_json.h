@@ -171,6 +171,7 @@ typedef struct jj_enc {
     PyObject **path;        /* containers (and default()ed objects) being encoded */
     Py_ssize_t depth, path_cap;
     struct jj_live *live;   /* innermost dict iterated in place (C-encoder semantics) */
+    Py_ssize_t py_levels_left; /* 3.12's Python encoder: Python frames left, or -1 */
     uintptr_t stack_base;   /* address of a local at the start, for the stack cap */
 } jj_enc;
 

@@ -19,10 +19,42 @@ enum {
 /* json's encoders run this many frames deeper than our own entry point (json.dumps,
  * encode, iterencode and the C encoder's call; or the generators of the Python
  * encoder); counted up front so that RecursionError comes at json's nesting (measured
- * on 3.11 with lists nested until it fails). */
+ * with lists nested until it fails). From 3.12 Python frames no longer count against
+ * the C recursion limit; the Python encoder's generators count against the Python
+ * limit instead (JJ_PY312_FRAMES: json's frames above its first generator). From 3.13
+ * json.dumps uses the C encoder with indent too. */
+#if PY_VERSION_HEX >= 0x030C0000
+#define JJ_DUMPS_C_FRAMES 0
+#define JJ_DUMPS_PY_FRAMES 0
+#define JJ_DUMP_FRAMES 0
+#else
 #define JJ_DUMPS_C_FRAMES 3
 #define JJ_DUMPS_PY_FRAMES 2
 #define JJ_DUMP_FRAMES 1
+#endif
+#define JJ_PY312_DUMPS_FRAMES 3
+#define JJ_PY312_DUMP_FRAMES 2
+#define JJ_C_INDENT (PY_VERSION_HEX >= 0x030D0000)
+
+/* Python frames the caller's thread may still push (3.12+, for the Python encoder). */
+static Py_ssize_t python_frames_left(int for_dump) {
+#if PY_VERSION_HEX >= 0x030C0000
+    Py_ssize_t depth = 0;
+    PyFrameObject *f = PyEval_GetFrame();
+    Py_XINCREF(f);
+    while (f) {
+        PyFrameObject *back = PyFrame_GetBack(f);
+        Py_DECREF(f);
+        f = back;
+        depth++;
+    }
+    Py_ssize_t left = Py_GetRecursionLimit() - depth - (for_dump ? JJ_PY312_DUMP_FRAMES : JJ_PY312_DUMPS_FRAMES);
+    return left < 0 ? 0 : left;
+#else
+    (void)for_dump;
+    return -1;
+#endif
+}
 
 int jj_encode_init_state(jj_state *st, PyObject *json) {
     st->json_dumps = PyObject_GetAttrString(json, "dumps");
@@ -175,7 +207,8 @@ static PyObject *encode(jj_state *st, PyObject *obj, PyObject **kw, int for_dump
     e.item_sep = item_sep;
     e.key_sep = key_sep;
     set_separator_bytes(&e);
-    e.py_path = for_dump || e.indent != NULL;
+    e.py_path = for_dump || (e.indent != NULL && !JJ_C_INDENT);
+    e.py_levels_left = e.py_path ? python_frames_left(for_dump) : -1;
     int frames = for_dump ? JJ_DUMP_FRAMES : e.py_path ? JJ_DUMPS_PY_FRAMES : JJ_DUMPS_C_FRAMES;
     if (enter_frames(frames)) {
         *to_json = 1;
