@@ -244,8 +244,9 @@ def test_default():
     check_dumps([Point(1)], "default raises ValueError", default=lambda o: int("x"))
 
 
+@pytest.mark.parametrize("sort_keys", [False, True])
 @pytest.mark.parametrize("indent", [None, 2])
-def test_default_mutating_containers(indent):
+def test_default_mutating_containers(indent, sort_keys):
     """A default() that changes the containers being encoded: json's output (or error),
     and no crash."""
 
@@ -311,12 +312,12 @@ def test_default_mutating_containers(indent):
 
         exp = None
         try:
-            exp = json.dumps(obj, default=default, indent=indent)
+            exp = json.dumps(obj, default=default, indent=indent, sort_keys=sort_keys)
         except Exception as e:  # noqa: BLE001
             exp = e
         obj2 = remake()
         try:
-            got = jetjson.dumps(obj2, default=holder["f"], indent=indent)
+            got = jetjson.dumps(obj2, default=holder["f"], indent=indent, sort_keys=sort_keys)
         except Exception as e:  # noqa: BLE001
             got = e
         if isinstance(exp, Exception):

@@ -353,9 +353,40 @@ static inline int next_item(jj_live *l, PyObject *items, Py_ssize_t *i, PyObject
     return 1;
 }
 
+/* sort_keys on an exact dict whose keys are all exact str: sorting the keys alone gives
+ * json's order (its (key, value) tuples compare by key first, and keys are distinct),
+ * without a tuple per item; the values are taken right after sorting, before any user
+ * code can run, as json's list of items has them. 1 done, 0 not all str, -1 error. */
+static int sorted_str_items(PyObject *d, PyObject **keys, PyObject **vals) {
+    *vals = NULL;
+    *keys = PyDict_Keys(d);
+    if (!*keys) return -1;
+    Py_ssize_t n = PyList_GET_SIZE(*keys);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (!PyUnicode_CheckExact(PyList_GET_ITEM(*keys, i))) {
+            Py_CLEAR(*keys);
+            return 0;
+        }
+    }
+    if (PyList_Sort(*keys) < 0 || !(*vals = PyList_New(n))) goto fail;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *v = PyDict_GetItemWithError(d, PyList_GET_ITEM(*keys, i));
+        if (!v) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "dictionary changed during sort");
+            goto fail;
+        }
+        PyList_SET_ITEM(*vals, i, Py_NewRef(v));
+    }
+    return 1;
+fail:
+    Py_CLEAR(*keys);
+    Py_CLEAR(*vals);
+    return -1;
+}
+
 static int enc_dict(jj_enc *e, PyObject *d, Py_ssize_t level) {
     int rc = -1, pushed = 0, first = 1, exact = PyDict_CheckExact(d);
-    PyObject *items = NULL;
+    PyObject *items = NULL, *keys = NULL, *vals = NULL;
     jj_live live = {e->live, d, 0, NULL, 0};
     Py_ssize_t i = 0, size0 = PyDict_GET_SIZE(d);
     Py_INCREF(d);
@@ -372,16 +403,27 @@ static int enc_dict(jj_enc *e, PyObject *d, Py_ssize_t level) {
     if (path_push(e, d)) goto done;
     pushed = 1;
     if (jj_out_ascii(&e->out, "{", 1) || (e->indent && put_newline(e, level + 1))) goto done;
-    if (e->sort_keys || !exact) {
+    int by_keys = e->sort_keys && exact ? sorted_str_items(d, &keys, &vals) : 0;
+    if (by_keys < 0) goto done;
+    if (!by_keys && (e->sort_keys || !exact)) {
         if (!e->py_path && freeze_live(e)) goto done;
         items = exact ? PyDict_Items(d) : PyMapping_Items(d);
         if (!items || (e->sort_keys && PyList_Sort(items) < 0)) goto done;
-    } else if (!e->py_path) {
+    } else if (!by_keys && !e->py_path) {
         e->live = &live;
     }
     for (;;) {
-        PyObject *k, *v;
-        int got = next_item(&live, items, &i, &k, &v);
+        PyObject *k = NULL, *v = NULL;
+        int got;
+        if (by_keys) {
+            got = i < PyList_GET_SIZE(keys);
+            if (got) {
+                k = PyList_GET_ITEM(keys, i);
+                v = PyList_GET_ITEM(vals, i++);
+            }
+        } else {
+            got = next_item(&live, items, &i, &k, &v);
+        }
         if (got <= 0) {
             if (got < 0) goto done;
             break;
@@ -397,7 +439,7 @@ static int enc_dict(jj_enc *e, PyObject *d, Py_ssize_t level) {
             first = 0;
             if (put_key_sep(e) || enc_value(e, v, level + 1)) goto done;
         }
-        if (e->py_path && !items && PyDict_GET_SIZE(d) != size0) {
+        if (e->py_path && !items && !by_keys && PyDict_GET_SIZE(d) != size0) {
             PyErr_SetString(PyExc_RuntimeError, "dictionary changed size during iteration");
             goto done;
         }
@@ -409,6 +451,8 @@ done:
     Py_XDECREF(live.rest);
     if (pushed && rc == 0) path_pop(e);
     Py_XDECREF(items);
+    Py_XDECREF(keys);
+    Py_XDECREF(vals);
     Py_DECREF(d);
     return rc;
 }
