@@ -1,6 +1,7 @@
 """jetjson: fast, exact JSON for Python on a C11 SIMD engine.
 
-``loads``/``load`` return exactly what the standard library's ``json`` returns.
+``loads``/``load`` return exactly what the standard library's ``json`` returns;
+``dumps``/``dump`` give exactly the text ``json.dumps``/``json.dump`` give.
 """
 
 from collections.abc import ItemsView, KeysView, Mapping, Sequence, ValuesView
@@ -10,6 +11,8 @@ from ._jetjson import (
     JSONDecodeError,
     Object,
     delete_path,
+    dump,
+    dumps,
     features,
     get,
     get_many,
@@ -30,6 +33,8 @@ __all__ = [
     "JSONDecodeError",
     "Object",
     "delete_path",
+    "dump",
+    "dumps",
     "features",
     "get",
     "get_many",

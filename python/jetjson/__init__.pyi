@@ -20,6 +20,35 @@ def loads(
 ) -> Any: ...
 def load(fp: IO[str] | IO[bytes], **kw: Any) -> Any: ...
 def load_file(path: str | bytes | os.PathLike[str] | os.PathLike[bytes]) -> Any: ...
+def dumps(
+    obj: Any,
+    *,
+    skipkeys: bool = ...,
+    ensure_ascii: bool = ...,
+    check_circular: bool = ...,
+    allow_nan: bool = ...,
+    cls: type[json.JSONEncoder] | None = ...,
+    indent: None | int | str = ...,
+    separators: tuple[str, str] | None = ...,
+    default: Callable[[Any], Any] | None = ...,
+    sort_keys: bool = ...,
+    **kw: Any,
+) -> str: ...
+def dump(
+    obj: Any,
+    fp: IO[str],
+    *,
+    skipkeys: bool = ...,
+    ensure_ascii: bool = ...,
+    check_circular: bool = ...,
+    allow_nan: bool = ...,
+    cls: type[json.JSONEncoder] | None = ...,
+    indent: None | int | str = ...,
+    separators: tuple[str, str] | None = ...,
+    default: Callable[[Any], Any] | None = ...,
+    sort_keys: bool = ...,
+    **kw: Any,
+) -> None: ...
 def release() -> None: ...
 def features() -> dict[str, Any]: ...
 

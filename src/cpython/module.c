@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "lazy.h"
+#include "encode_json.h"
 #include "state.h"
 
 static inline jj_state *jj_get_state(PyObject *module) { return (jj_state *)PyModule_GetState(module); }
@@ -322,6 +323,12 @@ static PyMethodDef jj_methods[] = {
      "set_path(data, pointer, value_json, /)\n--\n\nA copy of the document with value_json at pointer, as bytes."},
     {"delete_path", (PyCFunction)(void (*)(void))jj_delete_path, METH_FASTCALL,
      "delete_path(data, pointer, /)\n--\n\nA copy of the document without the value at pointer, as bytes."},
+    {"dumps", (PyCFunction)(void (*)(void))jj_dumps, METH_FASTCALL | METH_KEYWORDS,
+     "dumps(obj, *, skipkeys=False, ensure_ascii=True, check_circular=True, allow_nan=True, "
+     "cls=None, indent=None, separators=None, default=None, sort_keys=False, **kw)\n--\n\n"
+     "Serialize obj to the str json.dumps gives for the same arguments."},
+    {"dump", (PyCFunction)(void (*)(void))jj_dump, METH_FASTCALL | METH_KEYWORDS,
+     "dump(obj, fp, **kw)\n--\n\nWrite the text json.dump writes for obj to fp (one fp.write call)."},
     {"release", jj_release, METH_NOARGS,
      "release()\n--\n\nFree the parser buffers kept by the calling thread."},
     {"features", jj_features, METH_NOARGS,
@@ -339,8 +346,9 @@ static int jj_exec(PyObject *module) {
     if (!json) return -1;
     st->json_loads = PyObject_GetAttrString(json, "loads");
     st->json_decode_error = PyObject_GetAttrString(json, "JSONDecodeError");
+    int encode_ok = st->json_decode_error ? jj_encode_init_state(st, json) : -1;
     Py_DECREF(json);
-    if (!st->json_loads || !st->json_decode_error) return -1;
+    if (!st->json_loads || !st->json_decode_error || encode_ok < 0) return -1;
     st->JSONDecodeError = PyErr_NewExceptionWithDoc(
         "jetjson.JSONDecodeError",
         "Invalid JSON: a json.JSONDecodeError with the same msg, doc, pos, lineno and colno.",
@@ -358,7 +366,7 @@ static int jj_traverse(PyObject *module, visitproc visit, void *arg) {
     Py_VISIT(st->json_loads);
     Py_VISIT(st->json_decode_error);
     for (int i = 0; i < JJ_LT_COUNT_; i++) Py_VISIT(st->lazy_types[i]);
-    return 0;
+    return jj_encode_traverse_state(st, visit, arg);
 }
 
 static int jj_clear(PyObject *module) {
@@ -368,6 +376,7 @@ static int jj_clear(PyObject *module) {
     Py_CLEAR(st->json_loads);
     Py_CLEAR(st->json_decode_error);
     for (int i = 0; i < JJ_LT_COUNT_; i++) Py_CLEAR(st->lazy_types[i]);
+    jj_encode_clear_state(st);
     jj_key_cache_clear(&st->keys);
     jj_key_cache_clear(&st->values);
     return 0;

@@ -13,6 +13,8 @@
 #define JJ_KEY_CACHE_MAX_LEN 64
 #define JJ_VALUE_CACHE_MAX_LEN 8
 
+#define JJ_DUMPS_KW_COUNT 9
+
 typedef struct jj_key_cache {
     PyObject *slots[JJ_KEY_CACHE_SLOTS];
 } jj_key_cache;
@@ -26,6 +28,12 @@ typedef struct jj_state {
     Py_ssize_t fallback_values;  /* engine refused, json accepted: should stay 0 */
     Py_ssize_t fallback_errors;  /* engine refused, json raised */
     PyObject *lazy_types[7];     /* lazy.h: the types of jetjson.parse's documents and views */
+    /* dumps/dump (encode_json_api.c) */
+    PyObject *json_dumps;           /* json.dumps and json.dump, for what is json's to do */
+    PyObject *json_dump;
+    PyObject *json_encoder_default; /* json.JSONEncoder.default (the function) */
+    PyObject *dumps_kw[JJ_DUMPS_KW_COUNT]; /* interned keyword names, in jj_dumps_kw order */
+    PyObject *space;                /* " ", for json's ' ' * indent */
 } jj_state;
 
 /* decode.c: tape -> Python objects. Returns NULL with an exception set. */
