@@ -119,6 +119,28 @@ jj_error jj_parse(jj_parser *p, const uint8_t *buf, size_t len);
 /* Full validation without keeping a tape beyond the parser's own buffers. */
 bool jj_valid(jj_parser *p, const uint8_t *buf, size_t len);
 
+/* ---- Text tools ------------------------------------------------------------------ */
+/* Minify: copies in[0..len) to out without the whitespace (space, tab, newline, return)
+ * that lies outside strings; numbers, strings, escapes and everything else are kept
+ * byte for byte. out has room for len bytes and does not overlap in; *out_len gets the
+ * bytes written. Nothing is validated (garbage in, garbage without whitespace out),
+ * except that a string must end: JJ_ERR_UNCLOSED_STRING, with *err_off at the byte
+ * offset of its opening quote (out then holds the minified text up to the end). Strings
+ * are tracked as stage 1 does, so a quote after an odd run of backslashes inside a
+ * string does not end it. Runs at memory speed on the SIMD kernels. */
+jj_error jj_minify(const uint8_t *in, size_t len, uint8_t *out, size_t *out_len, size_t *err_off);
+
+/* Indent: the layout of Python's json.dumps(..., indent=...) for a document that
+ * jj_parse(p, in, len) has just accepted (p->index must still describe `in`): one item
+ * per line, `unit` (unit_len bytes, such as "  " or "\t") once per nesting level, ","
+ * at line ends, ": " after keys, [] and {} for empty containers. Scalars (numbers,
+ * strings, literals) are copied from the input as written, and duplicate keys are all
+ * kept. jj_indent_size gives the exact size of the result (SIZE_MAX when it does not
+ * fit a size_t); jj_indent_write writes it to out, which has room for that size. */
+size_t jj_indent_size(const jj_parser *p, const uint8_t *in, size_t len, size_t unit_len);
+void jj_indent_write(const jj_parser *p, const uint8_t *in, size_t len, const uint8_t *unit,
+                     size_t unit_len, uint8_t *out);
+
 /* ---- Numbers ---------------------------------------------------------------------- */
 typedef enum jj_number_kind {
     JJ_NUM_INT64 = 1, /* integer that fits in int64_t (note: "-0" is 0) */
@@ -162,6 +184,10 @@ typedef struct jj_kernels {
     size_t (*scan_string)(const uint8_t *p, const uint8_t *end, jj_str_scan *info);
     /* Stage 2: walks the index of jj_parser into its tape (buffers sized by the caller). */
     jj_error (*stage2)(jj_parser *p, const uint8_t *buf, size_t len);
+    /* Minify: copies buf[0..len) to out (room for len bytes, not overlapping buf)
+     * without the whitespace outside strings; returns the bytes written. Sets
+     * *unterminated when the input ends inside a string. Validates nothing else. */
+    size_t (*minify)(const uint8_t *buf, size_t len, uint8_t *out, int *unterminated);
 } jj_kernels;
 
 /* The kernels chosen for this machine (once, thread-safe); JETJSON_FORCE_ISA overrides. */
@@ -172,6 +198,9 @@ const jj_kernels *jj_kernels_by_name(const char *name);
 const jj_kernels *const *jj_kernels_all(void);
 /* Parses with an explicit kernel set (tests and fuzzers compare ISAs with it). */
 jj_error jj_parse_with(jj_parser *p, const jj_kernels *k, const uint8_t *buf, size_t len);
+/* jj_minify with an explicit kernel set. */
+jj_error jj_minify_with(const jj_kernels *k, const uint8_t *in, size_t len, uint8_t *out,
+                        size_t *out_len, size_t *err_off);
 
 #ifdef __cplusplus
 }

@@ -6,9 +6,12 @@
 from ._jetjson import (
     JSONDecodeError,
     features,
+    indent,
     load_file,
     loads,
+    minify,
     release,
+    valid,
 )
 
 __version__ = "0.1.0"
@@ -16,10 +19,13 @@ __version__ = "0.1.0"
 __all__ = [
     "JSONDecodeError",
     "features",
+    "indent",
     "load",
     "load_file",
     "loads",
+    "minify",
     "release",
+    "valid",
 ]
 
 

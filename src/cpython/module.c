@@ -47,7 +47,7 @@ static void jj_convert_decode_error(jj_state *st) {
 #endif
 }
 
-static PyObject *jj_json_loads(jj_state *st, PyObject *data, PyObject *kwargs, int count) {
+PyObject *jj_json_loads(jj_state *st, PyObject *data, PyObject *kwargs, int count) {
     PyObject *arg = PyMemoryView_Check(data) ? PyBytes_FromObject(data) : Py_NewRef(data);
     if (!arg) return NULL;
     PyObject *args = PyTuple_Pack(1, arg);
@@ -69,7 +69,7 @@ static PyObject *jj_json_loads(jj_state *st, PyObject *data, PyObject *kwargs, i
 /* Whether json itself would have recursion room for `depth` nested containers here.
  * Probed with the same counter json's scanner uses, so the answer follows the
  * interpreter's limit (and the caller's own depth) on every Python version. */
-static int jj_recursion_room(size_t depth) {
+int jj_recursion_room(size_t depth) {
     size_t entered = 0;
     int ok = 1;
     for (; entered < depth + JJ_RECURSION_MARGIN; entered++) {
@@ -315,6 +315,12 @@ static PyMethodDef jj_methods[] = {
      "release()\n--\n\nFree the parser buffers kept by the calling thread."},
     {"features", jj_features, METH_NOARGS,
      "features()\n--\n\nThe kernel in use and facts about this build."},
+    {"valid", jj_text_valid, METH_O,
+     "valid(s)\n--\n\nTrue when json.loads(s) would succeed (s: str, bytes, bytearray or memoryview)."},
+    {"minify", jj_text_minify, METH_O,
+     "minify(s)\n--\n\nThe JSON text s without insignificant whitespace, as bytes (not validated)."},
+    {"indent", (PyCFunction)(void (*)(void))jj_text_indent, METH_FASTCALL | METH_KEYWORDS,
+     "indent(s, indent=2)\n--\n\nThe JSON text s in json.dumps(..., indent=indent)'s layout, as bytes."},
     {"_stats", jj_stats, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };

@@ -34,6 +34,17 @@ PyObject *jj_build_objects(jj_state *st, const jj_parser *p, const uint8_t *inpu
 PyObject *jj_build_value_at(jj_state *st, const jj_parser *p, const uint8_t *input, size_t start);
 void jj_key_cache_clear(jj_key_cache *cache);
 
+/* module.c: json.loads(data, **kwargs) with json's exception re-raised as ours
+ * (`count` adds to the fallback statistics), and whether json would have recursion
+ * room for `depth` nested containers here. */
+PyObject *jj_json_loads(jj_state *st, PyObject *data, PyObject *kwargs, int count);
+int jj_recursion_room(size_t depth);
+
+/* text.c: valid, minify, indent (module methods). */
+PyObject *jj_text_valid(PyObject *module, PyObject *data);
+PyObject *jj_text_minify(PyObject *module, PyObject *data);
+PyObject *jj_text_indent(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+
 /* input.c: the bytes to parse from a bytes/bytearray/memoryview/str object. */
 typedef struct jj_input {
     const uint8_t *buf;

@@ -1,0 +1,120 @@
+/* Indent: json.dumps(..., indent=...)'s layout from the structural index of a parsed
+ * document, copying every scalar's text from the input. Two walks over the index: the
+ * first sizes the result (so the caller can allocate it exactly), the second writes it. */
+#include <string.h>
+
+#include "jetjson.h"
+
+static inline int jj_is_space(uint8_t c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
+/* End of the token that starts at `from`: what lies before `next` (the following
+ * structural, or the end of the input) minus trailing whitespace. The document is
+ * valid, so only whitespace separates a token from what follows it. */
+static inline size_t jj_token_end(const uint8_t *in, size_t from, size_t next) {
+    while (next > from && jj_is_space(in[next - 1])) next--;
+    return next;
+}
+
+/* Writes a newline and `depth` indentation units; `fill` >= 0 when the unit is one
+ * repeated byte (spaces, tabs), which then goes out with a single memset. */
+static inline uint8_t *jj_newline(uint8_t *o, size_t depth, const uint8_t *unit, size_t unit_len, int fill) {
+    *o++ = '\n';
+    if (fill >= 0) {
+        memset(o, fill, depth * unit_len);
+        return o + depth * unit_len;
+    }
+    for (size_t d = 0; d < depth; d++, o += unit_len) memcpy(o, unit, unit_len);
+    return o;
+}
+
+size_t jj_indent_size(const jj_parser *p, const uint8_t *in, size_t len, size_t unit_len) {
+    const uint32_t *idx = p->index;
+    size_t n = p->index_len, total = 0, depth = 0;
+    /* each line break costs 1 + depth * unit_len; the sum of the depths is added
+     * separately and multiplied once at the end */
+    size_t breaks = 0, depth_sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t c = in[idx[i]];
+        switch (c) {
+        case '{':
+        case '[':
+            total++;
+            if (i + 1 < n && in[idx[i + 1]] == (uint8_t)(c + 2)) { /* '{'+2 = '}', '['+2 = ']' */
+                total++;
+                i++;
+            } else {
+                depth++;
+                breaks++;
+                depth_sum += depth;
+            }
+            break;
+        case '}':
+        case ']':
+            depth--;
+            breaks++;
+            depth_sum += depth;
+            total++;
+            break;
+        case ',':
+            breaks++;
+            depth_sum += depth;
+            total++;
+            break;
+        case ':': total += 2; break;
+        default: {
+            size_t next = i + 1 < n ? idx[i + 1] : len;
+            total += jj_token_end(in, idx[i], next) - idx[i];
+        }
+        }
+    }
+    /* depth_sum <= n * n / 2 with n < 2^32 fits 64 bits; the product may not */
+    size_t spaces;
+    if (__builtin_mul_overflow(depth_sum, unit_len, &spaces)) return SIZE_MAX;
+    if (__builtin_add_overflow(total, breaks, &total)) return SIZE_MAX;
+    if (__builtin_add_overflow(total, spaces, &total)) return SIZE_MAX;
+    return total;
+}
+
+void jj_indent_write(const jj_parser *p, const uint8_t *in, size_t len, const uint8_t *unit, size_t unit_len,
+                     uint8_t *o) {
+    const uint32_t *idx = p->index;
+    size_t n = p->index_len, depth = 0;
+    int fill = unit_len > 0 ? unit[0] : ' ';
+    for (size_t k = 1; k < unit_len; k++)
+        if (unit[k] != unit[0]) fill = -1;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t c = in[idx[i]];
+        switch (c) {
+        case '{':
+        case '[':
+            *o++ = c;
+            if (i + 1 < n && in[idx[i + 1]] == (uint8_t)(c + 2)) {
+                *o++ = (uint8_t)(c + 2);
+                i++;
+            } else {
+                o = jj_newline(o, ++depth, unit, unit_len, fill);
+            }
+            break;
+        case '}':
+        case ']':
+            o = jj_newline(o, --depth, unit, unit_len, fill);
+            *o++ = c;
+            break;
+        case ',':
+            *o++ = ',';
+            o = jj_newline(o, depth, unit, unit_len, fill);
+            break;
+        case ':':
+            o[0] = ':';
+            o[1] = ' ';
+            o += 2;
+            break;
+        default: {
+            size_t next = i + 1 < n ? idx[i + 1] : len;
+            size_t end = jj_token_end(in, idx[i], next);
+            memcpy(o, in + idx[i], end - idx[i]);
+            o += end - idx[i];
+        }
+        }
+    }
+}
