@@ -26,21 +26,25 @@ static int jj_may_unlock(const jj_input *in) {
     return in->len >= JJ_UNLOCK_MIN_BYTES && !(in->has_view && !in->view.readonly);
 }
 
-/* The str json.loads would parse for bytes it decodes as UTF-16/32 or with a BOM:
- * data.decode(json.detect_encoding(data), 'surrogatepass'). */
-static PyObject *jj_json_decoded(PyObject *data) {
-    PyObject *result = NULL, *detect = NULL, *encoding = NULL;
+/* For bytes that json may decode as UTF-16/32 or with a BOM: the str json.loads would
+ * parse, data.decode(json.detect_encoding(data), 'surrogatepass'). *decoded stays NULL
+ * when json reads them as plain UTF-8 after all. 0, or -1 with an exception. */
+static int jj_json_decoded(PyObject *data, PyObject **decoded) {
+    PyObject *detect = NULL, *encoding = NULL;
     PyObject *bytes = PyBytes_FromObject(data);
     PyObject *json = bytes ? PyImport_ImportModule("json") : NULL;
+    *decoded = NULL;
     if (json) detect = PyObject_GetAttrString(json, "detect_encoding");
     if (detect) encoding = PyObject_CallOneArg(detect, bytes);
+    const char *name = encoding && PyUnicode_Check(encoding) ? PyUnicode_AsUTF8(encoding) : NULL;
     if (encoding && !PyUnicode_Check(encoding)) PyErr_SetString(PyExc_TypeError, "json.detect_encoding gave no str");
-    else if (encoding) result = PyUnicode_FromEncodedObject(bytes, PyUnicode_AsUTF8(encoding), "surrogatepass");
+    if (name && strcmp(name, "utf-8") != 0) *decoded = PyUnicode_FromEncodedObject(bytes, name, "surrogatepass");
+    int ok = name && (*decoded || strcmp(name, "utf-8") == 0);
     Py_XDECREF(encoding);
     Py_XDECREF(detect);
     Py_XDECREF(json);
     Py_XDECREF(bytes);
-    return result;
+    return ok ? 0 : -1;
 }
 
 /* ---- valid ---- */
@@ -161,12 +165,12 @@ static PyObject *jj_run_text_tool(PyObject *module, PyObject *data, jj_text_fn f
     }
     opened = jj_input_open(data, tp, &in);
     if (opened == 0 && in.needs_json) {
-        jj_input_close(&in);
-        opened = JJ_INPUT_UNSUPPORTED;
-        decoded = jj_json_decoded(data);
-        if (!decoded) goto done;
-        data = decoded;
-        opened = jj_input_open(data, tp, &in);
+        if (jj_json_decoded(data, &decoded) < 0) goto done;
+        if (decoded) {
+            jj_input_close(&in);
+            opened = jj_input_open(decoded, tp, &in);
+            data = decoded;
+        }
     }
     if (opened == JJ_INPUT_UNSUPPORTED) {
         /* json.loads words the TypeError of a wrong type */
