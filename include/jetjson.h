@@ -116,7 +116,18 @@ size_t jj_parser_capacity(const jj_parser *p);
  * with p->error_offset). On error the tape content is unspecified. */
 jj_error jj_parse(jj_parser *p, const uint8_t *buf, size_t len);
 
-/* Full validation without keeping a tape beyond the parser's own buffers. */
+/* What a validation learned besides "valid": what Python's json may still refuse. */
+typedef struct jj_valid_facts {
+    size_t max_depth;      /* deepest container nesting */
+    size_t max_int_digits; /* most digits of an integer (no fraction or exponent) */
+} jj_valid_facts;
+
+/* Validates buf[0..len) exactly as jj_parse does (same grammar, same error codes, in
+ * p->error and p->error_offset) without building the tape: numbers are checked, not
+ * converted, and strings scanned, not copied. Uses the parser's index and stack. */
+jj_error jj_validate(jj_parser *p, const uint8_t *buf, size_t len, jj_valid_facts *facts);
+
+/* jj_validate(...) == JJ_OK. */
 bool jj_valid(jj_parser *p, const uint8_t *buf, size_t len);
 
 /* ---- Text tools ------------------------------------------------------------------ */
@@ -188,6 +199,9 @@ typedef struct jj_kernels {
      * without the whitespace outside strings; returns the bytes written. Sets
      * *unterminated when the input ends inside a string. Validates nothing else. */
     size_t (*minify)(const uint8_t *buf, size_t len, uint8_t *out, int *unterminated);
+    /* Validation's stage 2: the grammar walk of stage2 over jj_parser's index, without
+     * a tape (stack sized by the caller); sets p->error_offset on error. */
+    jj_error (*validate)(jj_parser *p, const uint8_t *buf, size_t len, jj_valid_facts *facts);
 } jj_kernels;
 
 /* The kernels chosen for this machine (once, thread-safe); JETJSON_FORCE_ISA overrides. */
@@ -198,6 +212,9 @@ const jj_kernels *jj_kernels_by_name(const char *name);
 const jj_kernels *const *jj_kernels_all(void);
 /* Parses with an explicit kernel set (tests and fuzzers compare ISAs with it). */
 jj_error jj_parse_with(jj_parser *p, const jj_kernels *k, const uint8_t *buf, size_t len);
+/* jj_validate with an explicit kernel set. */
+jj_error jj_validate_with(jj_parser *p, const jj_kernels *k, const uint8_t *buf, size_t len,
+                          jj_valid_facts *facts);
 /* jj_minify with an explicit kernel set. */
 jj_error jj_minify_with(const jj_kernels *k, const uint8_t *in, size_t len, uint8_t *out,
                         size_t *out_len, size_t *err_off);

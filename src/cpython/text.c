@@ -65,17 +65,6 @@ static PyObject *jj_valid_by_json(jj_state *st, PyObject *data) {
     return result;
 }
 
-/* An int on the tape long enough that sys.get_int_max_str_digits() may refuse it. */
-static int jj_has_long_int(const jj_parser *p) {
-    const uint64_t *tape = p->tape;
-    for (size_t t = 0; t < p->tape_len;) {
-        jj_type type = jj_tape_type(tape[t]);
-        if (type == JJ_BIGINT && tape[t + 1] > JJ_INT_DIGITS_ALWAYS_OK) return 1;
-        t += (type == JJ_NULL || type == JJ_TRUE || type == JJ_FALSE || type == JJ_END) ? 1 : 2;
-    }
-    return 0;
-}
-
 PyObject *jj_text_valid(PyObject *module, PyObject *data) {
     jj_state *st = PyModule_GetState(module);
     PyObject *result = NULL;
@@ -93,11 +82,11 @@ PyObject *jj_text_valid(PyObject *module, PyObject *data) {
     }
     if (opened < 0) goto done;
     jj_error err;
-    JJ_ENGINE(jj_may_unlock(&in), err = jj_parse(&tp->parser, in.buf, in.len));
+    jj_valid_facts facts;
+    JJ_ENGINE(jj_may_unlock(&in), err = jj_validate(&tp->parser, in.buf, in.len, &facts));
     if (err == JJ_OK) {
         /* what json refuses beyond the grammar: too deep for its recursion, too long ints */
-        int json_decides = !jj_recursion_room(tp->parser.max_depth) ||
-                           (in.len > JJ_INT_DIGITS_ALWAYS_OK && jj_has_long_int(&tp->parser));
+        int json_decides = !jj_recursion_room(facts.max_depth) || facts.max_int_digits > JJ_INT_DIGITS_ALWAYS_OK;
         result = json_decides ? jj_valid_by_json(st, data) : Py_NewRef(Py_True);
     } else if (err == JJ_ERR_NOMEM) {
         PyErr_NoMemory();

@@ -1,7 +1,9 @@
-/* Minify and indent on every kernel set this machine has: each kernel against a plain
- * byte-loop minifier written here (the oracle), on the corpus, JSONTestSuite, random
- * byte soups, every prefix of a document and inputs ending at a guard page; minified
- * and indented documents parse to the same values; the unterminated-string offset. */
+/* Validate, minify and indent on every kernel set this machine has: jj_validate
+ * against jj_parse (same verdict and error code, same depth) and each kernel's minify
+ * against a plain byte-loop minifier written here (the oracle), on the corpus,
+ * JSONTestSuite, random byte soups, every byte in every context, every prefix of a
+ * document and inputs ending at a guard page; minified and indented documents parse
+ * to the same values; the unterminated-string offset. */
 #include <dirent.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -55,6 +57,23 @@ static void check_minify(const char *name, const uint8_t *buf, size_t len) {
     }
     free(want);
     free(got);
+}
+
+/* Every kernel's jj_validate agrees with the scalar kernel's jj_parse. */
+static void check_validate(const char *name, const uint8_t *buf, size_t len) {
+    jj_parser ref, p;
+    jj_parser_init(&ref);
+    jj_parser_init(&p);
+    jj_error want = jj_parse_with(&ref, kernels[0], buf, len);
+    for (size_t k = 0; kernels[k]; k++) {
+        jj_valid_facts facts = {99, 99};
+        jj_error got = jj_validate_with(&p, kernels[k], buf, len, &facts);
+        CHECK(got == want && (got != JJ_OK || facts.max_depth == ref.max_depth),
+              "[%s] validate %s (len %zu): %s depth %zu, parse says %s depth %zu", kernels[k]->name, name, len,
+              jj_error_name(got), facts.max_depth, jj_error_name(want), ref.max_depth);
+    }
+    jj_parser_free(&ref);
+    jj_parser_free(&p);
 }
 
 /* Two parses hold the same values (strings compared by content, not by where they live). */
@@ -141,6 +160,7 @@ out:
 }
 
 static void check_file(const char *name, const uint8_t *buf, size_t len) {
+    check_validate(name, buf, len);
     check_minify(name, buf, len);
     check_round_trips(name, buf, len);
 }
@@ -220,6 +240,7 @@ static void test_prefixes(void) {
         if (!copy) continue;
         memcpy(copy, doc, len);
         check_minify("prefix", copy, len);
+        check_validate("prefix", copy, len);
         free(copy);
     }
     check_round_trips("prefix doc", (const uint8_t *)doc, n);
@@ -238,6 +259,29 @@ static void test_random(void) {
             buf[i] = alphabet[(state >> 40) % (sizeof alphabet - 1)];
         }
         check_minify("random", buf, len);
+        check_validate("random", buf, len);
+    }
+}
+
+/* Every byte value in every position class of small documents, at several offsets in
+ * a 64-byte block: validation agrees with the parser, minify with the oracle. */
+static void test_every_byte(void) {
+    const char *templates[] = {"[1,X2]", "\"aXb\"", "\"\\X\"", "Xnull", "[trueX]", "{\"k\"X:1}",
+                               "[\"a\",X]", "1X", "-X", "1.X", "1eX", "[1e+X]", "\"\\uX041\"",
+                               "\"\\ud800\\uX\"", "[0X]", "{\"a\":1X}", "NaX"};
+    uint8_t buf[160];
+    for (size_t t = 0; t < sizeof templates / sizeof templates[0]; t++) {
+        size_t n = strlen(templates[t]);
+        const char *x = strchr(templates[t], 'X');
+        for (int byte = 0; byte < 256; byte++) {
+            for (size_t pad = 0; pad < 70; pad += 9) {
+                memset(buf, ' ', pad);
+                memcpy(buf + pad, templates[t], n);
+                buf[pad + (size_t)(x - templates[t])] = (uint8_t)byte;
+                check_validate(templates[t], buf, pad + n);
+                check_minify(templates[t], buf, pad + n);
+            }
+        }
     }
 }
 
@@ -249,7 +293,8 @@ static void test_guard_page(void) {
     if (region == MAP_FAILED) return;
     mprotect(region + page, (size_t)page, PROT_NONE);
     const char *docs[] = {"1", "[1, 2]", "\"abc\"", "{\"k\" : null}", "\"unterminated",
-                          "[\"abcdefghijklmnopqrstuvwxyz 0123456789 abcdefghijklmnopqrstuvwxyz\" ]"};
+                          "[\"abcdefghijklmnopqrstuvwxyz 0123456789 abcdefghijklmnopqrstuvwxyz\" ]",
+                          "123456789012", "-1.5e-300", "[1.25, 0]", "1234567.123456789e12345678"};
     for (size_t d = 0; d < sizeof docs / sizeof docs[0]; d++) {
         size_t n = strlen(docs[d]);
         for (size_t pad = 0; pad < 140; pad++) {
@@ -257,6 +302,7 @@ static void test_guard_page(void) {
             memset(start, ' ', pad);
             memcpy(start + pad, docs[d], n);
             check_minify("guard page", start, n + pad);
+            check_validate("guard page", start, n + pad);
             /* and a document with the whitespace at its end */
             memcpy(start, docs[d], n);
             memset(start + n, '\n', pad);
@@ -284,6 +330,7 @@ int main(void) {
     test_unterminated();
     test_prefixes();
     test_random();
+    test_every_byte();
     test_guard_page();
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/corpus", jj_data_dir());

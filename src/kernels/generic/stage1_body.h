@@ -148,6 +148,7 @@ static inline size_t jj_scan_string(const uint8_t *p, const uint8_t *end, jj_str
 }
 
 #include "stage2_body.h"
+#include "validate_body.h"
 #include "minify_body.h"
 
 const jj_kernels JJ_KERNELS_SYMBOL = {
@@ -156,4 +157,5 @@ const jj_kernels JJ_KERNELS_SYMBOL = {
     jj_scan_string,
     jj_stage2,
     jj_minify_kernel,
+    jj_validate_index,
 };
