@@ -142,7 +142,8 @@ bool jj_valid(jj_parser *p, const uint8_t *buf, size_t len);
 jj_error jj_minify(const uint8_t *in, size_t len, uint8_t *out, size_t *out_len, size_t *err_off);
 
 /* Indent: the layout of Python's json.dumps(..., indent=...) for a document that
- * jj_parse(p, in, len) has just accepted (p->index must still describe `in`): one item
+ * jj_validate(p, in, len, ...) or jj_parse(p, in, len) has just accepted (p->index must
+ * still describe `in`; the tape is not used): one item
  * per line, `unit` (unit_len bytes, such as "  " or "\t") once per nesting level, ","
  * at line ends, ": " after keys, [] and {} for empty containers. Scalars (numbers,
  * strings, literals) are copied from the input as written, and duplicate keys are all

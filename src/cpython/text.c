@@ -245,7 +245,8 @@ static PyObject *jj_indent_tool(jj_state *st, jj_thread_parser *tp, const jj_inp
     int unlock = jj_may_unlock(in);
     jj_error err;
     size_t size = 0;
-    JJ_ENGINE(unlock, err = jj_parse(&tp->parser, in->buf, in->len);
+    jj_valid_facts facts; /* indent has no depth or int limit: the facts are not needed */
+    JJ_ENGINE(unlock, err = jj_validate(&tp->parser, in->buf, in->len, &facts);
               if (err == JJ_OK) size = jj_indent_size(&tp->parser, in->buf, in->len, unit_len));
     if (err == JJ_ERR_NOMEM) return PyErr_NoMemory();
     if (err != JJ_OK) return jj_indent_by_json(st, data, a->indent);
