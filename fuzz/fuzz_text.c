@@ -37,7 +37,7 @@ static void check_valid_document(jj_parser *ref, const uint8_t *buf, size_t size
     jj_parser_init(&p);
     if (jj_parse(&p, mini, mini_len) != JJ_OK || !same_values(ref, buf, &p, mini)) abort();
     size_t ind_len = jj_indent_size(ref, buf, size, 2);
-    uint8_t *ind = malloc(ind_len ? ind_len : 1);
+    uint8_t *ind = malloc(ind_len + JJ_INDENT_SLACK);
     uint8_t *back = malloc(ind_len ? ind_len : 1);
     if (ind && back) {
         jj_indent_write(ref, buf, size, (const uint8_t *)"\t ", 2, ind);

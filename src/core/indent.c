@@ -15,16 +15,35 @@ static inline size_t jj_token_end(const uint8_t *in, size_t from, size_t next) {
     return next;
 }
 
-/* Writes a newline and `depth` indentation units; `fill` >= 0 when the unit is one
- * repeated byte (spaces, tabs), which then goes out with a single memset. */
-static inline uint8_t *jj_newline(uint8_t *o, size_t depth, const uint8_t *unit, size_t unit_len, int fill) {
+/* Indentation up to this many bytes goes out as one fixed-size copy of a prepared line
+ * start (newline + fill bytes); deeper lines take the general path. */
+#define JJ_SHORT_INDENT 31
+
+/* Writes a newline and `depth` indentation units. `fill` >= 0 when the unit is one
+ * repeated byte (spaces, tabs): then `line` holds a newline and JJ_SHORT_INDENT fill
+ * bytes, copied whole (the output has JJ_INDENT_SLACK bytes of room past the end). */
+static inline uint8_t *jj_newline(uint8_t *o, size_t depth, const uint8_t *unit, size_t unit_len, int fill,
+                                  const uint8_t *line) {
+    size_t width = depth * unit_len;
+    if (fill >= 0 && width <= JJ_SHORT_INDENT) {
+        memcpy(o, line, JJ_SHORT_INDENT + 1);
+        return o + 1 + width;
+    }
     *o++ = '\n';
     if (fill >= 0) {
-        memset(o, fill, depth * unit_len);
-        return o + depth * unit_len;
+        memset(o, fill, width);
+        return o + width;
     }
     for (size_t d = 0; d < depth; d++, o += unit_len) memcpy(o, unit, unit_len);
     return o;
+}
+
+/* Copies a token; short ones as one 32-byte copy when the input has those bytes. */
+static inline uint8_t *jj_copy_token(uint8_t *o, const uint8_t *in, size_t len, size_t from, size_t to) {
+    size_t n = to - from;
+    if (n <= 32 && len - from >= 32) memcpy(o, in + from, 32);
+    else memcpy(o, in + from, n);
+    return o + n;
 }
 
 size_t jj_indent_size(const jj_parser *p, const uint8_t *in, size_t len, size_t unit_len) {
@@ -82,6 +101,9 @@ void jj_indent_write(const jj_parser *p, const uint8_t *in, size_t len, const ui
     int fill = unit_len > 0 ? unit[0] : ' ';
     for (size_t k = 1; k < unit_len; k++)
         if (unit[k] != unit[0]) fill = -1;
+    uint8_t line[JJ_SHORT_INDENT + 1];
+    line[0] = '\n';
+    memset(line + 1, fill >= 0 ? fill : ' ', JJ_SHORT_INDENT);
     for (size_t i = 0; i < n; i++) {
         uint8_t c = in[idx[i]];
         switch (c) {
@@ -92,17 +114,17 @@ void jj_indent_write(const jj_parser *p, const uint8_t *in, size_t len, const ui
                 *o++ = (uint8_t)(c + 2);
                 i++;
             } else {
-                o = jj_newline(o, ++depth, unit, unit_len, fill);
+                o = jj_newline(o, ++depth, unit, unit_len, fill, line);
             }
             break;
         case '}':
         case ']':
-            o = jj_newline(o, --depth, unit, unit_len, fill);
+            o = jj_newline(o, --depth, unit, unit_len, fill, line);
             *o++ = c;
             break;
         case ',':
             *o++ = ',';
-            o = jj_newline(o, depth, unit, unit_len, fill);
+            o = jj_newline(o, depth, unit, unit_len, fill, line);
             break;
         case ':':
             o[0] = ':';
@@ -111,9 +133,7 @@ void jj_indent_write(const jj_parser *p, const uint8_t *in, size_t len, const ui
             break;
         default: {
             size_t next = i + 1 < n ? idx[i + 1] : len;
-            size_t end = jj_token_end(in, idx[i], next);
-            memcpy(o, in + idx[i], end - idx[i]);
-            o += end - idx[i];
+            o = jj_copy_token(o, in, len, idx[i], jj_token_end(in, idx[i], next));
         }
         }
     }

@@ -250,11 +250,12 @@ static PyObject *jj_indent_tool(jj_state *st, jj_thread_parser *tp, const jj_inp
               if (err == JJ_OK) size = jj_indent_size(&tp->parser, in->buf, in->len, unit_len));
     if (err == JJ_ERR_NOMEM) return PyErr_NoMemory();
     if (err != JJ_OK) return jj_indent_by_json(st, data, a->indent);
-    if (size > (size_t)PY_SSIZE_T_MAX) return PyErr_NoMemory();
-    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)size);
+    if (size > (size_t)PY_SSIZE_T_MAX - JJ_INDENT_SLACK) return PyErr_NoMemory();
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(size + JJ_INDENT_SLACK));
     if (!out) return NULL;
     JJ_ENGINE(unlock, jj_indent_write(&tp->parser, in->buf, in->len, unit, unit_len,
                                       (uint8_t *)PyBytes_AS_STRING(out)));
+    if (_PyBytes_Resize(&out, (Py_ssize_t)size) < 0) return NULL; /* drop the slack */
     return out;
 }
 

@@ -105,7 +105,7 @@ static int same_values(const jj_parser *a, const uint8_t *abuf, const jj_parser 
 /* Indented text of a parsed document (NULL on allocation failure). */
 static uint8_t *indent_of(jj_parser *p, const uint8_t *buf, size_t len, const char *unit, size_t *out_len) {
     size_t size = jj_indent_size(p, buf, len, strlen(unit));
-    uint8_t *out = malloc(size ? size : 1);
+    uint8_t *out = malloc(size + JJ_INDENT_SLACK);
     if (out) jj_indent_write(p, buf, len, (const uint8_t *)unit, strlen(unit), out);
     *out_len = size;
     return out;
