@@ -40,7 +40,9 @@ static void check_valid_document(jj_parser *ref, const uint8_t *buf, size_t size
     uint8_t *ind = malloc(ind_len + JJ_INDENT_SLACK);
     uint8_t *back = malloc(ind_len ? ind_len : 1);
     if (ind && back) {
-        jj_indent_write(ref, buf, size, (const uint8_t *)"\t ", 2, ind);
+        if (jj_indent_write(ref, buf, size, (const uint8_t *)"\t ", 2, ind) != ind_len ||
+            ind_len > jj_indent_bound(ref, size, 2, ref->max_depth))
+            abort();
         size_t back_len = 0, off = 0;
         if (jj_parse(&p, ind, ind_len) != JJ_OK || !same_values(ref, buf, &p, ind)) abort();
         if (jj_minify(ind, ind_len, back, &back_len, &off) != JJ_OK || back_len != mini_len ||

@@ -148,12 +148,15 @@ jj_error jj_minify(const uint8_t *in, size_t len, uint8_t *out, size_t *out_len,
  * at line ends, ": " after keys, [] and {} for empty containers. Scalars (numbers,
  * strings, literals) are copied from the input as written, and duplicate keys are all
  * kept. jj_indent_size gives the exact size of the result (SIZE_MAX when it does not
- * fit a size_t); jj_indent_write writes it to out, which has room for that size plus
- * JJ_INDENT_SLACK bytes (written over with junk: short pieces are copied whole). */
+ * fit a size_t), at the cost of a walk over the index; jj_indent_bound a quick upper
+ * bound from the nesting depth (SIZE_MAX likewise). jj_indent_write writes the result
+ * to out, which has room for that size (or bound) plus JJ_INDENT_SLACK bytes (written
+ * over with junk: short pieces are copied whole), and returns its exact size. */
 #define JJ_INDENT_SLACK 32
 size_t jj_indent_size(const jj_parser *p, const uint8_t *in, size_t len, size_t unit_len);
-void jj_indent_write(const jj_parser *p, const uint8_t *in, size_t len, const uint8_t *unit,
-                     size_t unit_len, uint8_t *out);
+size_t jj_indent_bound(const jj_parser *p, size_t len, size_t unit_len, size_t max_depth);
+size_t jj_indent_write(const jj_parser *p, const uint8_t *in, size_t len, const uint8_t *unit,
+                       size_t unit_len, uint8_t *out);
 
 /* ---- Numbers ---------------------------------------------------------------------- */
 typedef enum jj_number_kind {

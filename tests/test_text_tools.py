@@ -515,3 +515,17 @@ def test_str_of_every_kind(char):
                 assert got.exc.pos == want.exc.pos
             else:
                 assert got == want, (fn.__name__, text)
+
+
+def test_indent_deep_documents():
+    # deep nesting takes the exact sizing walk (the quick bound would be far too big);
+    # json needs a raised recursion limit to give its layout
+    old = sys.getrecursionlimit()
+    try:
+        sys.setrecursionlimit(20000)
+        for doc in ["[" * 1500 + "]" * 1500, '{"a":' * 700 + "[1, {}]" + "}" * 700,
+                    "[" * 600 + "1, 2" + "]" * 600]:
+            for indent in (0, 3, "\t"):
+                assert jetjson.indent(doc, indent) == json_indented(doc, indent), (doc[:10], indent)
+    finally:
+        sys.setrecursionlimit(old)

@@ -1,6 +1,7 @@
 /* Indent: json.dumps(..., indent=...)'s layout from the structural index of a parsed
- * document, copying every scalar's text from the input. Two walks over the index: the
- * first sizes the result (so the caller can allocate it exactly), the second writes it. */
+ * document, copying every scalar's text from the input. The caller allocates from a
+ * quick bound, or from an exact sizing walk when the bound is far too big (deep
+ * documents), then one walk writes the result. */
 #include <string.h>
 
 #include "jetjson.h"
@@ -94,8 +95,19 @@ size_t jj_indent_size(const jj_parser *p, const uint8_t *in, size_t len, size_t 
     return total;
 }
 
-void jj_indent_write(const jj_parser *p, const uint8_t *in, size_t len, const uint8_t *unit, size_t unit_len,
-                     uint8_t *o) {
+/* Every input byte is written at most once; each index entry adds at most a newline
+ * and max_depth units (",", "{", "[", "}", "]") or one space (":"). */
+size_t jj_indent_bound(const jj_parser *p, size_t len, size_t unit_len, size_t max_depth) {
+    size_t line, extra, total;
+    if (__builtin_mul_overflow(max_depth, unit_len, &line) || __builtin_add_overflow(line, 1, &line) ||
+        __builtin_mul_overflow(line, p->index_len, &extra) || __builtin_add_overflow(extra, len, &total))
+        return SIZE_MAX;
+    return total;
+}
+
+size_t jj_indent_write(const jj_parser *p, const uint8_t *in, size_t len, const uint8_t *unit, size_t unit_len,
+                       uint8_t *o) {
+    uint8_t *start = o;
     const uint32_t *idx = p->index;
     size_t n = p->index_len, depth = 0;
     int fill = unit_len > 0 ? unit[0] : ' ';
@@ -137,4 +149,5 @@ void jj_indent_write(const jj_parser *p, const uint8_t *in, size_t len, const ui
         }
         }
     }
+    return (size_t)(o - start);
 }

@@ -237,6 +237,11 @@ typedef struct jj_indent_args {
     PyObject *unit;   /* bytes */
 } jj_indent_args;
 
+/* Up to this many times the input (plus a little), the result is allocated from
+ * jj_indent_bound and shrunk after writing: pages never written cost nothing, and the
+ * shrink is in place. Beyond it (deep documents), a walk sizes it exactly. */
+#define JJ_INDENT_OVERALLOC 8
+
 static PyObject *jj_indent_tool(jj_state *st, jj_thread_parser *tp, const jj_input *in, PyObject *data,
                                 const void *extra) {
     const jj_indent_args *a = extra;
@@ -244,18 +249,20 @@ static PyObject *jj_indent_tool(jj_state *st, jj_thread_parser *tp, const jj_inp
     size_t unit_len = (size_t)PyBytes_GET_SIZE(a->unit);
     int unlock = jj_may_unlock(in);
     jj_error err;
-    size_t size = 0;
-    jj_valid_facts facts; /* indent has no depth or int limit: the facts are not needed */
-    JJ_ENGINE(unlock, err = jj_validate(&tp->parser, in->buf, in->len, &facts);
-              if (err == JJ_OK) size = jj_indent_size(&tp->parser, in->buf, in->len, unit_len));
+    jj_valid_facts facts; /* indent has no depth or int limit: only the depth bounds the size */
+    size_t cap = 0, size = 0;
+    JJ_ENGINE(unlock, err = jj_validate(&tp->parser, in->buf, in->len, &facts); if (err == JJ_OK) {
+        cap = jj_indent_bound(&tp->parser, in->len, unit_len, facts.max_depth);
+        if (cap / JJ_INDENT_OVERALLOC > in->len + 512) cap = jj_indent_size(&tp->parser, in->buf, in->len, unit_len);
+    });
     if (err == JJ_ERR_NOMEM) return PyErr_NoMemory();
     if (err != JJ_OK) return jj_indent_by_json(st, data, a->indent);
-    if (size > (size_t)PY_SSIZE_T_MAX - JJ_INDENT_SLACK) return PyErr_NoMemory();
-    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(size + JJ_INDENT_SLACK));
+    if (cap > (size_t)PY_SSIZE_T_MAX - JJ_INDENT_SLACK) return PyErr_NoMemory();
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(cap + JJ_INDENT_SLACK));
     if (!out) return NULL;
-    JJ_ENGINE(unlock, jj_indent_write(&tp->parser, in->buf, in->len, unit, unit_len,
-                                      (uint8_t *)PyBytes_AS_STRING(out)));
-    if (_PyBytes_Resize(&out, (Py_ssize_t)size) < 0) return NULL; /* drop the slack */
+    JJ_ENGINE(unlock, size = jj_indent_write(&tp->parser, in->buf, in->len, unit, unit_len,
+                                             (uint8_t *)PyBytes_AS_STRING(out)));
+    if (_PyBytes_Resize(&out, (Py_ssize_t)size) < 0) return NULL; /* drop what was not used */
     return out;
 }
 

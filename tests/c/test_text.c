@@ -102,11 +102,16 @@ static int same_values(const jj_parser *a, const uint8_t *abuf, const jj_parser 
     return 1;
 }
 
-/* Indented text of a parsed document (NULL on allocation failure). */
+/* Indented text of a parsed document (NULL on allocation failure). The writer's count
+ * must be the sizing walk's, and at most the bound; the slack must suffice (ASan). */
 static uint8_t *indent_of(jj_parser *p, const uint8_t *buf, size_t len, const char *unit, size_t *out_len) {
     size_t size = jj_indent_size(p, buf, len, strlen(unit));
+    size_t bound = jj_indent_bound(p, len, strlen(unit), p->max_depth);
     uint8_t *out = malloc(size + JJ_INDENT_SLACK);
-    if (out) jj_indent_write(p, buf, len, (const uint8_t *)unit, strlen(unit), out);
+    if (out) {
+        size_t written = jj_indent_write(p, buf, len, (const uint8_t *)unit, strlen(unit), out);
+        CHECK(written == size && size <= bound, "indent sizes: wrote %zu, sized %zu, bound %zu", written, size, bound);
+    }
     *out_len = size;
     return out;
 }
