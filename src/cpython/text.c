@@ -121,19 +121,20 @@ static void jj_raise_unterminated(jj_state *st, const jj_input *in, PyObject *da
 }
 
 static PyObject *jj_minify_input(jj_state *st, const jj_input *in, PyObject *data) {
-    if (in->len == 0) return PyBytes_FromStringAndSize(NULL, 0); /* the shared empty bytes */
+    /* sized to the input, shrunk to what is kept (an empty input gets the shared b"") */
     PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)in->len);
-    if (!out) return NULL;
-    size_t out_len = 0, err_off = 0;
-    jj_error err;
-    JJ_ENGINE(jj_may_unlock(in),
-              err = jj_minify(in->buf, in->len, (uint8_t *)PyBytes_AS_STRING(out), &out_len, &err_off));
-    if (err != JJ_OK) {
-        Py_DECREF(out);
-        jj_raise_unterminated(st, in, data, err_off);
-        return NULL;
+    if (out && in->len > 0) {
+        size_t out_len = 0, err_off = 0;
+        jj_error err;
+        JJ_ENGINE(jj_may_unlock(in),
+                  err = jj_minify(in->buf, in->len, (uint8_t *)PyBytes_AS_STRING(out), &out_len, &err_off));
+        if (err != JJ_OK) {
+            Py_CLEAR(out);
+            jj_raise_unterminated(st, in, data, err_off);
+        } else if (out_len != in->len && _PyBytes_Resize(&out, (Py_ssize_t)out_len) < 0) {
+            out = NULL; /* the resize freed it */
+        }
     }
-    if (out_len != in->len && _PyBytes_Resize(&out, (Py_ssize_t)out_len) < 0) return NULL;
     return out;
 }
 
@@ -196,18 +197,19 @@ PyObject *jj_text_minify(PyObject *module, PyObject *data) {
 /* The indentation unit as bytes: `indent` spaces for an int (none when negative, as
  * json does), the UTF-8 of a str. */
 static PyObject *jj_indent_unit(PyObject *indent) {
-    if (!indent) return PyBytes_FromStringAndSize("  ", 2);
-    if (PyLong_Check(indent)) {
+    PyObject *unit = NULL;
+    if (!indent) {
+        unit = PyBytes_FromStringAndSize("  ", 2);
+    } else if (PyLong_Check(indent)) {
         Py_ssize_t n = PyLong_AsSsize_t(indent);
-        if (n == -1 && PyErr_Occurred()) return NULL;
-        if (n < 0) n = 0;
-        PyObject *unit = PyBytes_FromStringAndSize(NULL, n);
-        if (unit) memset(PyBytes_AS_STRING(unit), ' ', (size_t)n);
-        return unit;
+        if (n != -1 || !PyErr_Occurred()) unit = PyBytes_FromStringAndSize(NULL, n < 0 ? 0 : n);
+        if (unit) memset(PyBytes_AS_STRING(unit), ' ', (size_t)PyBytes_GET_SIZE(unit));
+    } else if (PyUnicode_Check(indent)) {
+        unit = PyUnicode_AsEncodedString(indent, "utf-8", "surrogatepass");
+    } else {
+        PyErr_Format(PyExc_TypeError, "indent must be an int or a str, not %.100s", Py_TYPE(indent)->tp_name);
     }
-    if (PyUnicode_Check(indent)) return PyUnicode_AsEncodedString(indent, "utf-8", "surrogatepass");
-    PyErr_Format(PyExc_TypeError, "indent must be an int or a str, not %.100s", Py_TYPE(indent)->tp_name);
-    return NULL;
+    return unit;
 }
 
 /* When the engine refuses the input: json.loads raises its exact error, and should
@@ -251,18 +253,23 @@ static PyObject *jj_indent_tool(jj_state *st, jj_thread_parser *tp, const jj_inp
     jj_error err;
     jj_valid_facts facts; /* indent has no depth or int limit: only the depth bounds the size */
     size_t cap = 0, size = 0;
+    PyObject *out = NULL;
     JJ_ENGINE(unlock, err = jj_validate(&tp->parser, in->buf, in->len, &facts); if (err == JJ_OK) {
         cap = jj_indent_bound(&tp->parser, in->len, unit_len, facts.max_depth);
         if (cap / JJ_INDENT_OVERALLOC > in->len + 512) cap = jj_indent_size(&tp->parser, in->buf, in->len, unit_len);
     });
-    if (err == JJ_ERR_NOMEM) return PyErr_NoMemory();
-    if (err != JJ_OK) return jj_indent_by_json(st, data, a->indent);
-    if (cap > (size_t)PY_SSIZE_T_MAX - JJ_INDENT_SLACK) return PyErr_NoMemory();
-    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(cap + JJ_INDENT_SLACK));
-    if (!out) return NULL;
-    JJ_ENGINE(unlock, size = jj_indent_write(&tp->parser, in->buf, in->len, unit, unit_len,
-                                             (uint8_t *)PyBytes_AS_STRING(out)));
-    if (_PyBytes_Resize(&out, (Py_ssize_t)size) < 0) return NULL; /* drop what was not used */
+    if (err == JJ_ERR_NOMEM || (err == JJ_OK && cap > (size_t)PY_SSIZE_T_MAX - JJ_INDENT_SLACK)) {
+        PyErr_NoMemory();
+    } else if (err != JJ_OK) {
+        out = jj_indent_by_json(st, data, a->indent);
+    } else {
+        out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(cap + JJ_INDENT_SLACK));
+        if (out) {
+            JJ_ENGINE(unlock, size = jj_indent_write(&tp->parser, in->buf, in->len, unit, unit_len,
+                                                     (uint8_t *)PyBytes_AS_STRING(out)));
+            if (_PyBytes_Resize(&out, (Py_ssize_t)size) < 0) out = NULL; /* drop what was not used */
+        }
+    }
     return out;
 }
 
