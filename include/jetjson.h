@@ -116,8 +116,47 @@ size_t jj_parser_capacity(const jj_parser *p);
  * with p->error_offset). On error the tape content is unspecified. */
 jj_error jj_parse(jj_parser *p, const uint8_t *buf, size_t len);
 
-/* Full validation without keeping a tape beyond the parser's own buffers. */
+/* What a validation learned besides "valid": what Python's json may still refuse. */
+typedef struct jj_valid_facts {
+    size_t max_depth;      /* deepest container nesting */
+    size_t max_int_digits; /* most digits of an integer (no fraction or exponent) */
+} jj_valid_facts;
+
+/* Validates buf[0..len) exactly as jj_parse does (same grammar, same error codes, in
+ * p->error and p->error_offset) without building the tape: numbers are checked, not
+ * converted, and strings scanned, not copied. Uses the parser's index and stack. */
+jj_error jj_validate(jj_parser *p, const uint8_t *buf, size_t len, jj_valid_facts *facts);
+
+/* jj_validate(...) == JJ_OK. */
 bool jj_valid(jj_parser *p, const uint8_t *buf, size_t len);
+
+/* ---- Text tools ------------------------------------------------------------------ */
+/* Minify: copies in[0..len) to out without the whitespace (space, tab, newline, return)
+ * that lies outside strings; numbers, strings, escapes and everything else are kept
+ * byte for byte. out has room for len bytes and does not overlap in; *out_len gets the
+ * bytes written. Nothing is validated (garbage in, garbage without whitespace out),
+ * except that a string must end: JJ_ERR_UNCLOSED_STRING, with *err_off at the byte
+ * offset of its opening quote (out then holds the minified text up to the end). Strings
+ * are tracked as stage 1 does, so a quote after an odd run of backslashes inside a
+ * string does not end it. Runs at memory speed on the SIMD kernels. */
+jj_error jj_minify(const uint8_t *in, size_t len, uint8_t *out, size_t *out_len, size_t *err_off);
+
+/* Indent: the layout of Python's json.dumps(..., indent=...) for a document that
+ * jj_validate(p, in, len, ...) or jj_parse(p, in, len) has just accepted (p->index must
+ * still describe `in`; the tape is not used): one item
+ * per line, `unit` (unit_len bytes, such as "  " or "\t") once per nesting level, ","
+ * at line ends, ": " after keys, [] and {} for empty containers. Scalars (numbers,
+ * strings, literals) are copied from the input as written, and duplicate keys are all
+ * kept. jj_indent_size gives the exact size of the result (SIZE_MAX when it does not
+ * fit a size_t), at the cost of a walk over the index; jj_indent_bound a quick upper
+ * bound from the nesting depth (SIZE_MAX likewise). jj_indent_write writes the result
+ * to out, which has room for that size (or bound) plus JJ_INDENT_SLACK bytes (written
+ * over with junk: short pieces are copied whole), and returns its exact size. */
+#define JJ_INDENT_SLACK 32
+size_t jj_indent_size(const jj_parser *p, const uint8_t *in, size_t len, size_t unit_len);
+size_t jj_indent_bound(const jj_parser *p, size_t len, size_t unit_len, size_t max_depth);
+size_t jj_indent_write(const jj_parser *p, const uint8_t *in, size_t len, const uint8_t *unit,
+                       size_t unit_len, uint8_t *out);
 
 /* ---- Numbers ---------------------------------------------------------------------- */
 typedef enum jj_number_kind {
@@ -162,6 +201,13 @@ typedef struct jj_kernels {
     size_t (*scan_string)(const uint8_t *p, const uint8_t *end, jj_str_scan *info);
     /* Stage 2: walks the index of jj_parser into its tape (buffers sized by the caller). */
     jj_error (*stage2)(jj_parser *p, const uint8_t *buf, size_t len);
+    /* Minify: copies buf[0..len) to out (room for len bytes, not overlapping buf)
+     * without the whitespace outside strings; returns the bytes written. Sets
+     * *unterminated when the input ends inside a string. Validates nothing else. */
+    size_t (*minify)(const uint8_t *buf, size_t len, uint8_t *out, int *unterminated);
+    /* Validation's stage 2: the grammar walk of stage2 over jj_parser's index, without
+     * a tape (stack sized by the caller); sets p->error_offset on error. */
+    jj_error (*validate)(jj_parser *p, const uint8_t *buf, size_t len, jj_valid_facts *facts);
 } jj_kernels;
 
 /* The kernels chosen for this machine (once, thread-safe); JETJSON_FORCE_ISA overrides. */
@@ -172,6 +218,12 @@ const jj_kernels *jj_kernels_by_name(const char *name);
 const jj_kernels *const *jj_kernels_all(void);
 /* Parses with an explicit kernel set (tests and fuzzers compare ISAs with it). */
 jj_error jj_parse_with(jj_parser *p, const jj_kernels *k, const uint8_t *buf, size_t len);
+/* jj_validate with an explicit kernel set. */
+jj_error jj_validate_with(jj_parser *p, const jj_kernels *k, const uint8_t *buf, size_t len,
+                          jj_valid_facts *facts);
+/* jj_minify with an explicit kernel set. */
+jj_error jj_minify_with(const jj_kernels *k, const uint8_t *in, size_t len, uint8_t *out,
+                        size_t *out_len, size_t *err_off);
 
 #ifdef __cplusplus
 }

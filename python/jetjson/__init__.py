@@ -16,11 +16,14 @@ from ._jetjson import (
     features,
     get,
     get_many,
+    indent,
     load_file,
     loads,
+    minify,
     parse,
     release,
     set_path,
+    valid,
 )
 from ._jetjson import ObjectItems as _ObjectItems
 from ._jetjson import ObjectKeys as _ObjectKeys
@@ -38,13 +41,16 @@ __all__ = [
     "features",
     "get",
     "get_many",
+    "indent",
     "load",
     "load_file",
     "loads",
+    "minify",
     "parse",
     "parse_file",
     "release",
     "set_path",
+    "valid",
 ]
 
 Mapping.register(Object)

@@ -71,7 +71,7 @@ PyObject *jj_json_loads(jj_state *st, PyObject *data, PyObject *kwargs, int coun
 /* Whether json itself would have recursion room for `depth` nested containers here.
  * Probed with the same counter json's scanner uses, so the answer follows the
  * interpreter's limit (and the caller's own depth) on every Python version. */
-static int jj_recursion_room(size_t depth) {
+int jj_recursion_room(size_t depth) {
     size_t entered = 0;
     int ok = 1;
     for (; entered < depth + JJ_RECURSION_MARGIN; entered++) {
@@ -333,6 +333,19 @@ static PyMethodDef jj_methods[] = {
      "release()\n--\n\nFree the parser buffers kept by the calling thread."},
     {"features", jj_features, METH_NOARGS,
      "features()\n--\n\nThe kernel in use and facts about this build."},
+    {"valid", jj_text_valid, METH_O,
+     "valid(s, /)\n--\n\nTrue when json.loads(s) would succeed, False when it would raise ValueError\n"
+     "(JSONDecodeError, UnicodeDecodeError, too long int) or RecursionError; s is str, bytes,\n"
+     "bytearray or memoryview (other types: json's TypeError). No objects are built."},
+    {"minify", jj_text_minify, METH_O,
+     "minify(s, /)\n--\n\ns without the whitespace outside strings, as bytes (UTF-8). Numbers, strings and\n"
+     "escapes are kept as written. Not validated: garbage in, garbage without whitespace out;\n"
+     "only a string that never ends raises JSONDecodeError."},
+    {"indent", (PyCFunction)(void (*)(void))jj_text_indent, METH_FASTCALL | METH_KEYWORDS,
+     "indent(s, /, indent=2)\n--\n\nThe document s in the layout of json.dumps(json.loads(s), indent=indent,\n"
+     "ensure_ascii=False), as bytes (UTF-8); indent is an int or a str. Invalid input raises\n"
+     "what json.loads raises. Numbers and strings keep their source spelling, duplicate keys\n"
+     "are all kept, and there is no nesting or int digit limit."},
     {"_stats", jj_stats, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };

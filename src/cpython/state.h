@@ -53,6 +53,14 @@ PyObject *jj_get_many(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
 PyObject *jj_set_path(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 PyObject *jj_delete_path(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
+/* module.c: whether json would have recursion room for `depth` nested containers here. */
+int jj_recursion_room(size_t depth);
+
+/* text.c: valid, minify, indent (module methods). */
+PyObject *jj_text_valid(PyObject *module, PyObject *data);
+PyObject *jj_text_minify(PyObject *module, PyObject *data);
+PyObject *jj_text_indent(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+
 /* input.c: the bytes to parse from a bytes/bytearray/memoryview/str object. */
 typedef struct jj_input {
     const uint8_t *buf;

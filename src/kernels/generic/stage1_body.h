@@ -9,6 +9,8 @@
  *   static uint32_t jj_scan_step(const uint8_t *p, jj_str_scan *info)
  *       bit i set when p[i] is '"', '\\' or < 0x20; notes the bytes before the first
  *       such byte in *info
+ *   static uint8_t *jj_compact64(const uint8_t *block, uint64_t keep, uint8_t *out)
+ *       for the minifier, see minify_body.h
  * and, for a SIMD ISA, JJ_VEC_BYTES and the vector operations of utf8_body.h.
  */
 #include "kernel_internal.h"
@@ -146,10 +148,14 @@ static inline size_t jj_scan_string(const uint8_t *p, const uint8_t *end, jj_str
 }
 
 #include "stage2_body.h"
+#include "validate_body.h"
+#include "minify_body.h"
 
 const jj_kernels JJ_KERNELS_SYMBOL = {
     JJ_ISA_NAME,
     jj_stage1,
     jj_scan_string,
     jj_stage2,
+    jj_minify_kernel,
+    jj_validate_index,
 };

@@ -2,6 +2,7 @@
 #include <arm_neon.h>
 
 #include "kernel_internal.h"
+#include "minify_table.h"
 
 #define JJ_ISA_NAME "neon"
 #define JJ_KERNELS_SYMBOL jj_kernels_neon
@@ -76,5 +77,22 @@ static inline jj_vec jj_vlookup(jj_vec table, jj_vec idx) { return vqtbl1q_u8(ta
 static inline jj_vec jj_vhigh_nibble(jj_vec v) { return vshrq_n_u8(v, 4); }
 #define jj_vprev(cur, prev, n) vextq_u8((prev), (cur), 16 - (n))
 static inline int jj_vnonzero(jj_vec v) { return vmaxvq_u8(v) != 0; }
+
+/* Minifier compaction, as in the SSE kernel: tbl shuffles the kept bytes of each half
+ * of a 16-byte chunk to the front of that half, and the halves are stored 8 bytes each. */
+static inline uint8_t *jj_compact64(const uint8_t *block, uint64_t keep, uint8_t *out) {
+    for (int c = 0; c < 4; c++) {
+        unsigned lo = (unsigned)(keep >> (16 * c)) & 0xff, hi = (unsigned)(keep >> (16 * c + 8)) & 0xff;
+        uint8x16_t v = vld1q_u8(block + 16 * c);
+        uint8x16_t idx = vcombine_u8(vld1_u8(jj_compact_table[lo]),
+                                     vadd_u8(vld1_u8(jj_compact_table[hi]), vdup_n_u8(8)));
+        uint8x16_t packed = vqtbl1q_u8(v, idx);
+        vst1_u8(out, vget_low_u8(packed));
+        out += __builtin_popcount(lo);
+        vst1_u8(out, vget_high_u8(packed));
+        out += __builtin_popcount(hi);
+    }
+    return out;
+}
 
 #include "stage1_body.h"

@@ -47,4 +47,13 @@ static inline uint32_t jj_scan_step(const uint8_t *p, jj_str_scan *info) {
     return 0;
 }
 
+/* One byte per step, no branch: store it, advance when it is kept. */
+static inline uint8_t *jj_compact64(const uint8_t *block, uint64_t keep, uint8_t *out) {
+    for (int i = 0; i < 64; i++) {
+        *out = block[i];
+        out += (keep >> i) & 1;
+    }
+    return out;
+}
+
 #include "stage1_body.h"

@@ -1,0 +1,92 @@
+/* libFuzzer target for the text tools. On every kernel set this machine has:
+ * jj_validate gives jj_parse's verdict (same error code, same depth), and jj_minify
+ * gives the same bytes, length and error as the scalar kernel. For a valid input, the
+ * minified text and the indented text parse to the same values, and minifying the
+ * indented text gives the minified text back. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "jetjson.h"
+
+static int is_simple(jj_type t) { return t == JJ_NULL || t == JJ_TRUE || t == JJ_FALSE || t == JJ_END; }
+
+/* Same values in two tapes; strings and big ints compared by content. */
+static int same_values(const jj_parser *a, const uint8_t *abuf, const jj_parser *b, const uint8_t *bbuf) {
+    if (a->tape_len != b->tape_len) return 0;
+    for (size_t t = 0; t < a->tape_len; t += is_simple(jj_tape_type(a->tape[t])) ? 1 : 2) {
+        uint64_t wa = a->tape[t], wb = b->tape[t];
+        jj_type type = jj_tape_type(wa);
+        if (type != jj_tape_type(wb)) return 0;
+        if (type == JJ_STRING) {
+            const uint8_t *sa = (jj_tape_str_flags(wa) & JJ_STR_IN_INPUT ? abuf : a->strings) + jj_tape_str_offset(wa);
+            const uint8_t *sb = (jj_tape_str_flags(wb) & JJ_STR_IN_INPUT ? bbuf : b->strings) + jj_tape_str_offset(wb);
+            size_t n = jj_tape_str_bytes(a->tape[t + 1]);
+            if (a->tape[t + 1] != b->tape[t + 1] || memcmp(sa, sb, n) != 0) return 0;
+        } else if (type == JJ_BIGINT) {
+            size_t n = (size_t)a->tape[t + 1];
+            if (n != b->tape[t + 1] || memcmp(abuf + jj_tape_payload(wa), bbuf + jj_tape_payload(wb), n) != 0) return 0;
+        } else if (wa != wb || (!is_simple(type) && a->tape[t + 1] != b->tape[t + 1])) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static void check_valid_document(jj_parser *ref, const uint8_t *buf, size_t size, const uint8_t *mini, size_t mini_len) {
+    jj_parser p;
+    jj_parser_init(&p);
+    if (jj_parse(&p, mini, mini_len) != JJ_OK || !same_values(ref, buf, &p, mini)) abort();
+    size_t ind_len = jj_indent_size(ref, buf, size, 2);
+    uint8_t *ind = malloc(ind_len + JJ_INDENT_SLACK);
+    uint8_t *back = malloc(ind_len ? ind_len : 1);
+    if (ind && back) {
+        if (jj_indent_write(ref, buf, size, (const uint8_t *)"\t ", 2, ind) != ind_len ||
+            ind_len > jj_indent_bound(ref, size, 2, ref->max_depth))
+            abort();
+        size_t back_len = 0, off = 0;
+        if (jj_parse(&p, ind, ind_len) != JJ_OK || !same_values(ref, buf, &p, ind)) abort();
+        if (jj_minify(ind, ind_len, back, &back_len, &off) != JJ_OK || back_len != mini_len ||
+            memcmp(back, mini, mini_len) != 0)
+            abort();
+    }
+    free(ind);
+    free(back);
+    jj_parser_free(&p);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    /* copies of exactly `size` bytes, so ASan sees any access past the end */
+    uint8_t *buf = malloc(size ? size : 1);
+    uint8_t *want = malloc(size ? size : 1);
+    uint8_t *got = malloc(size ? size : 1);
+    if (!buf || !want || !got) goto out;
+    memcpy(buf, data, size);
+    const jj_kernels *const *kernels = jj_kernels_all();
+    jj_parser ref, p;
+    jj_parser_init(&ref);
+    jj_parser_init(&p);
+    jj_error parsed = jj_parse_with(&ref, kernels[0], buf, size);
+    size_t want_len = 0, want_off = 0;
+    jj_error want_err = jj_minify_with(kernels[0], buf, size, want, &want_len, &want_off);
+    for (size_t k = 0; kernels[k]; k++) {
+        jj_valid_facts facts;
+        jj_error v = jj_validate_with(&p, kernels[k], buf, size, &facts);
+        if (v != parsed || (v == JJ_OK && facts.max_depth != ref.max_depth)) abort();
+        size_t got_len = 0, got_off = 0;
+        jj_error e = jj_minify_with(kernels[k], buf, size, got, &got_len, &got_off);
+        if (e != want_err || got_len != want_len || memcmp(got, want, want_len) != 0 ||
+            (e != JJ_OK && got_off != want_off))
+            abort();
+    }
+    if (parsed == JJ_OK) {
+        if (want_err != JJ_OK) abort(); /* a valid document has no open string */
+        check_valid_document(&ref, buf, size, want, want_len);
+    }
+    jj_parser_free(&ref);
+    jj_parser_free(&p);
+out:
+    free(buf);
+    free(want);
+    free(got);
+    return 0;
+}
