@@ -478,17 +478,23 @@ def test_no_memory_growth():
     run()
     gc.collect()
     tracemalloc.start()
+    growths = []
     try:
         run()
-        gc.collect()
-        before = tracemalloc.get_traced_memory()[0]
-        for _ in range(200):
-            run()
-        gc.collect()
-        after = tracemalloc.get_traced_memory()[0]
+        # Three windows: a leak grows in each; a one-off allocation elsewhere in the
+        # process (a cache filled, a thread of an earlier test ending) shows in one.
+        for _ in range(3):
+            gc.collect()
+            before = tracemalloc.get_traced_memory()[0]
+            for _ in range(200):
+                run()
+            gc.collect()
+            growths.append(tracemalloc.get_traced_memory()[0] - before)
+            if growths[-1] < 20_000:
+                break
     finally:
         tracemalloc.stop()
-    assert after - before < 20_000, after - before
+    assert min(growths) < 20_000, growths
 
 
 def test_bytearray_can_be_resized_after_the_call():
