@@ -195,6 +195,10 @@ typedef struct jj_frame {
 #define JJ_FRAMES_ON_STACK 64
 
 PyObject *jj_build_objects(jj_state *st, const jj_parser *p, const uint8_t *input) {
+    return jj_build_value_at(st, p, input, 0);
+}
+
+PyObject *jj_build_value_at(jj_state *st, const jj_parser *p, const uint8_t *input, size_t start) {
     const uint64_t *tape = p->tape;
     jj_frame local[JJ_FRAMES_ON_STACK];
     jj_frame *frames = local;
@@ -203,7 +207,7 @@ PyObject *jj_build_objects(jj_state *st, const jj_parser *p, const uint8_t *inpu
         if (!frames) return PyErr_NoMemory();
     }
     size_t depth = 0;
-    size_t t = 0;
+    size_t t = start;
     PyObject *value = NULL;
 
     for (;;) {

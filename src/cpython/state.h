@@ -29,6 +29,9 @@ typedef struct jj_state {
 
 /* decode.c: tape -> Python objects. Returns NULL with an exception set. */
 PyObject *jj_build_objects(jj_state *st, const jj_parser *p, const uint8_t *input);
+/* The same for the one value (and everything inside it) at tape index `start`. The
+ * caller pauses the cyclic GC around it if it wants to (loads does). */
+PyObject *jj_build_value_at(jj_state *st, const jj_parser *p, const uint8_t *input, size_t start);
 void jj_key_cache_clear(jj_key_cache *cache);
 
 /* input.c: the bytes to parse from a bytes/bytearray/memoryview/str object. */
