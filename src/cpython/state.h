@@ -17,7 +17,23 @@ typedef struct jj_key_cache {
     PyObject *slots[JJ_KEY_CACHE_SLOTS];
 } jj_key_cache;
 
+/* encode_native.c: what dumpb's writers of datetime, uuid.UUID and numpy values keep.
+ * The datetime types come from the datetime C API capsule at exec; uuid, zoneinfo and
+ * numpy are never imported by us: their types are looked up in sys.modules when first
+ * needed (a NULL entry means "not imported yet", so looked up again next time). */
+#define JJ_NP_SCALAR_TYPES 12
+typedef struct jj_native_cache {
+    PyTypeObject *date_type, *datetime_type, *time_type, *delta_type, *timezone_type;
+    PyObject *utc; /* datetime.timezone.utc */
+    PyTypeObject *zoneinfo_type, *uuid_type;
+    PyTypeObject *np_ndarray;
+    PyTypeObject *np_scalars[JJ_NP_SCALAR_TYPES]; /* in jj_np_scalar order (encode_numpy.c) */
+    PyObject *str_int, *str_utcoffset, *str_normalize, *str_convert, *str_array_struct,
+        *str_dtype, *str_str;
+} jj_native_cache;
+
 typedef struct jj_state {
+    jj_native_cache native; /* encode_native.c */
     PyObject *JSONDecodeError;   /* jetjson.JSONDecodeError */
     PyObject *json_loads;        /* json.loads, for what the fast path leaves to json */
     PyObject *json_decode_error; /* json.JSONDecodeError */
@@ -25,6 +41,7 @@ typedef struct jj_state {
     jj_key_cache values; /* short ASCII string values, which repeat more often than not */
     Py_ssize_t fallback_values;  /* engine refused, json accepted: should stay 0 */
     Py_ssize_t fallback_errors;  /* engine refused, json raised */
+    PyObject *JSONEncodeError;   /* jetjson.JSONEncodeError, a TypeError */
 } jj_state;
 
 /* decode.c: tape -> Python objects. Returns NULL with an exception set. */
