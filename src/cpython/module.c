@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "encode_orjson.h"
 #include "state.h"
 
 static inline jj_state *jj_get_state(PyObject *module) { return (jj_state *)PyModule_GetState(module); }
@@ -315,6 +316,8 @@ static PyMethodDef jj_methods[] = {
      "release()\n--\n\nFree the parser buffers kept by the calling thread."},
     {"features", jj_features, METH_NOARGS,
      "features()\n--\n\nThe kernel in use and facts about this build."},
+    {"dumpb", (PyCFunction)(void (*)(void))jj_dumpb, METH_FASTCALL | METH_KEYWORDS,
+     "dumpb(obj, /, default=None, option=None)\n--\n\nSerialize obj to JSON bytes exactly as orjson.dumps does."},
     {"_stats", jj_stats, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
@@ -336,6 +339,7 @@ static int jj_exec(PyObject *module) {
         st->json_decode_error, NULL);
     if (!st->JSONDecodeError) return -1;
     if (PyModule_AddObjectRef(module, "JSONDecodeError", st->JSONDecodeError) < 0) return -1;
+    if (jj_native_init(st) < 0 || jj_encode_init(st, module) < 0) return -1;
     return 0;
 }
 
@@ -345,7 +349,7 @@ static int jj_traverse(PyObject *module, visitproc visit, void *arg) {
     Py_VISIT(st->JSONDecodeError);
     Py_VISIT(st->json_loads);
     Py_VISIT(st->json_decode_error);
-    return 0;
+    return jj_encode_traverse(st, visit, arg);
 }
 
 static int jj_clear(PyObject *module) {
@@ -354,6 +358,8 @@ static int jj_clear(PyObject *module) {
     Py_CLEAR(st->JSONDecodeError);
     Py_CLEAR(st->json_loads);
     Py_CLEAR(st->json_decode_error);
+    jj_encode_clear(st);
+    jj_native_clear(st);
     jj_key_cache_clear(&st->keys);
     jj_key_cache_clear(&st->values);
     return 0;

@@ -41,7 +41,12 @@ typedef struct jj_state {
     jj_key_cache values; /* short ASCII string values, which repeat more often than not */
     Py_ssize_t fallback_values;  /* engine refused, json accepted: should stay 0 */
     Py_ssize_t fallback_errors;  /* engine refused, json raised */
+    /* dumpb (encode_orjson*.c, fragment.c) */
     PyObject *JSONEncodeError;   /* jetjson.JSONEncodeError, a TypeError */
+    PyTypeObject *Fragment;      /* jetjson.Fragment */
+    PyObject *enum_meta;         /* enum.EnumMeta */
+    PyObject *dataclass_field;   /* dataclasses._FIELD, fetched on first use */
+    PyObject *str_value, *str_dict, *str_slots, *str_dataclass_fields, *str_field_type;
 } jj_state;
 
 /* decode.c: tape -> Python objects. Returns NULL with an exception set. */
