@@ -80,11 +80,24 @@ static inline int jj_enc_int(jj_enc *e, PyObject *obj) {
     return jj_enc_int_slow(e, obj);
 }
 
+size_t jj_enc_format_double(double v, char *out) {
+    size_t n = jj_format_double_orjson(v, out);
+    /* the installed orjson (3.8) writes positive exponents without '+': 1e16, 1.5e300 */
+    if (fabs(v) >= 1e16) {
+        char *plus = memchr(out, '+', n);
+        if (plus) {
+            memmove(plus, plus + 1, (size_t)(out + n - plus - 1));
+            n--;
+        }
+    }
+    return n;
+}
+
 static inline int jj_enc_float(jj_enc *e, PyObject *obj) {
     double v = PyFloat_AS_DOUBLE(obj);
     if (!isfinite(v)) return jj_put_literal(e, "null", 4);
     if (jj_writer_reserve(&e->w, JJ_DOUBLE_BUF_SIZE)) return -1;
-    e->w.pos += jj_format_double_orjson(v, (char *)e->w.pos);
+    e->w.pos += jj_enc_format_double(v, (char *)e->w.pos);
     return 0;
 }
 
@@ -186,7 +199,11 @@ static int jj_parse_option(jj_state *st, PyObject *option, uint32_t *opts) {
 static int jj_parse_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, PyObject **obj,
                          PyObject **default_fn, PyObject **option) {
     *obj = *default_fn = *option = NULL;
-    if (nargs >= 1) *obj = args[0];
+    if (nargs < 1) {
+        PyErr_SetString(PyExc_TypeError, "dumpb() missing 1 required positional argument: 'obj'");
+        return -1;
+    }
+    *obj = args[0];
     if (nargs >= 2) *default_fn = args[1];
     if (nargs >= 3) *option = args[2];
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
@@ -209,10 +226,6 @@ static int jj_parse_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
             return -1;
         }
         *slot = args[nargs + i];
-    }
-    if (!*obj) {
-        PyErr_SetString(PyExc_TypeError, "dumpb() missing 1 required positional argument: 'obj'");
-        return -1;
     }
     if (*default_fn == Py_None) *default_fn = NULL;
     return 0;

@@ -37,6 +37,9 @@ typedef struct jj_fragment {
  * (0 for the root), `ndefault` how many `default` calls led to it. */
 int jj_enc_value(jj_enc *e, PyObject *obj, int depth, int ndefault);
 
+/* orjson's text of a finite double (JJ_DOUBLE_BUF_SIZE bytes of room at out). */
+size_t jj_enc_format_double(double v, char *out);
+
 /* The literal of any str (or str subclass); orjson's error for surrogates. */
 int jj_enc_str(jj_enc *e, PyObject *s);
 /* Whether a str holds a surrogate code point (orjson cannot encode it). */

@@ -51,7 +51,7 @@ static PyObject *jj_key_text(jj_enc *e, PyObject *key, int nesting) {
         double v = PyFloat_AS_DOUBLE(key);
         if (!isfinite(v)) return jj_text("null", 4);
         char buf[JJ_DOUBLE_BUF_SIZE];
-        return jj_text(buf, jj_format_double_orjson(v, buf));
+        return jj_text(buf, jj_enc_format_double(v, buf));
     }
     /* enum members are keyed by their value (an enum of enums is not: keep it finite) */
     if (nesting < JJ_ENC_MAX_DEFAULT && PyObject_TypeCheck((PyObject *)Py_TYPE(key), (PyTypeObject *)e->st->enum_meta)) {
@@ -61,10 +61,9 @@ static PyObject *jj_key_text(jj_enc *e, PyObject *key, int nesting) {
         Py_DECREF(value);
         return text;
     }
-    if (!(e->opts & JJ_OPT_PASSTHROUGH_SUBCLASS)) {
-        if (PyUnicode_Check(key)) return PyUnicode_FromObject(key);
-        if (PyLong_Check(key)) return jj_int_key(e, key);
-    }
+    /* str and int subclasses, even under PASSTHROUGH_SUBCLASS (which is for values) */
+    if (PyUnicode_Check(key)) return PyUnicode_FromObject(key);
+    if (PyLong_Check(key)) return jj_int_key(e, key);
     /* dates and UUIDs (the key flag: even under PASSTHROUGH_DATETIME; never numpy) */
     uint32_t opts = e->opts | JJ_NATIVE_KEY;
     jj_native_kind kind = jj_native_classify(e->st, key, opts);
@@ -115,7 +114,6 @@ static Py_ssize_t jj_collect(jj_enc *e, PyObject *dict, jj_item *items, Py_ssize
     Py_ssize_t pos = 0, n = 0;
     PyObject *key, *value;
     int non_str = (e->opts & JJ_OPT_NON_STR_KEYS) != 0;
-    int sorting = (e->opts & JJ_OPT_SORT_KEYS) != 0;
     while (n < cap && PyDict_Next(dict, &pos, &key, &value)) {
         Py_INCREF(value);
         PyObject *text;
@@ -128,8 +126,8 @@ static Py_ssize_t jj_collect(jj_enc *e, PyObject *dict, jj_item *items, Py_ssize
         } else {
             text = jj_key_fail(e, "Dict key must be str");
         }
-        /* orjson checks every key's UTF-8 before it sorts */
-        if (text && sorting && jj_str_has_surrogate(text)) {
+        /* orjson checks every key's UTF-8 while it collects them, before any value */
+        if (text && jj_str_has_surrogate(text)) {
             Py_CLEAR(text);
             jj_enc_fail(e, "str is not valid UTF-8: surrogates not allowed");
         }
