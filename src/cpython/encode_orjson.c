@@ -17,8 +17,7 @@ int jj_enc_fail(jj_enc *e, const char *msg) {
     return -1;
 }
 
-int jj_enc_newline(jj_enc *e, int depth) {
-    if (!(e->opts & JJ_OPT_INDENT_2)) return 0;
+int jj_enc_indent(jj_enc *e, int depth) {
     size_t n = 1 + 2 * (size_t)depth;
     if (jj_writer_reserve(&e->w, n)) return -1;
     e->w.pos[0] = '\n';
@@ -27,18 +26,24 @@ int jj_enc_newline(jj_enc *e, int depth) {
     return 0;
 }
 
-int jj_enc_colon(jj_enc *e) {
-    if (e->opts & JJ_OPT_INDENT_2) return jj_writer_put(&e->w, ": ", 2);
-    return jj_writer_put_byte(&e->w, ':');
-}
-
 static int jj_put_literal(jj_enc *e, const char *text, size_t n) { return jj_writer_put(&e->w, text, n); }
 
 /* ---- numbers ---- */
 
 #define JJ_MAX_53 ((int64_t)9007199254740991) /* 2**53 - 1 */
 
-static int jj_put_int64(jj_enc *e, int64_t v) {
+static inline int jj_put_int64(jj_enc *e, int64_t v) {
+    if ((uint64_t)v < 100) { /* small counts and flags: no call */
+        if (jj_writer_reserve(&e->w, 2)) return -1;
+        if (v < 10) {
+            *e->w.pos++ = (uint8_t)('0' + v);
+        } else {
+            e->w.pos[0] = (uint8_t)('0' + v / 10);
+            e->w.pos[1] = (uint8_t)('0' + v % 10);
+            e->w.pos += 2;
+        }
+        return 0;
+    }
     if ((e->opts & JJ_OPT_STRICT_INTEGER) && (v > JJ_MAX_53 || v < -JJ_MAX_53))
         return jj_enc_fail(e, "Integer exceeds 53-bit range");
     if (jj_writer_reserve(&e->w, JJ_INT_MAX_CHARS)) return -1;
@@ -103,6 +108,19 @@ static inline int jj_enc_float(jj_enc *e, PyObject *obj) {
 
 /* ---- containers ---- */
 
+static int jj_enc_dict(jj_enc *e, PyObject *dict, int depth, int ndefault);
+static int jj_enc_sequence(jj_enc *e, PyObject *seq, int depth, int ndefault);
+
+/* An item of a container: the scalar types inline, the rest through jj_enc_value. */
+static inline int jj_enc_item(jj_enc *e, PyObject *obj, int depth, int ndefault) {
+    PyTypeObject *type = Py_TYPE(obj);
+    if (type == &PyUnicode_Type) return jj_enc_str_fast(e, obj);
+    if (type == &PyLong_Type) return jj_enc_int(e, obj);
+    if (type == &PyFloat_Type) return jj_enc_float(e, obj);
+    if (obj == Py_None) return jj_put_literal(e, "null", 4);
+    return jj_enc_value(e, obj, depth, ndefault);
+}
+
 /* list or tuple items, `items` re-read on every step (a list may change under default). */
 static int jj_enc_sequence(jj_enc *e, PyObject *seq, int depth, int ndefault) {
     if (depth >= JJ_ENC_MAX_DEPTH) return jj_enc_fail(e, "Recursion limit reached");
@@ -116,7 +134,7 @@ static int jj_enc_sequence(jj_enc *e, PyObject *seq, int depth, int ndefault) {
         if (i && jj_writer_put_byte(&e->w, ',')) goto done;
         if (jj_enc_newline(e, depth + 1)) goto done;
         PyObject *item = is_list ? PyList_GET_ITEM(seq, i) : PyTuple_GET_ITEM(seq, i);
-        if (jj_enc_value(e, item, depth + 1, ndefault)) goto done;
+        if (jj_enc_item(e, item, depth + 1, ndefault)) goto done;
     }
     if (jj_enc_newline(e, depth)) goto done;
     rc = jj_writer_put_byte(&e->w, ']');
@@ -143,8 +161,8 @@ static int jj_enc_dict(jj_enc *e, PyObject *dict, int depth, int ndefault) {
             jj_enc_fail(e, "Dict key must be str");
             goto done;
         }
-        if (jj_enc_str(e, key) || jj_enc_colon(e)) goto done;
-        if (jj_enc_value(e, value, depth + 1, ndefault)) goto done;
+        if (jj_enc_str_fast(e, key) || jj_enc_colon(e)) goto done;
+        if (jj_enc_item(e, value, depth + 1, ndefault)) goto done;
     }
     if (jj_enc_newline(e, depth)) goto done;
     rc = jj_writer_put_byte(&e->w, '}');
@@ -155,7 +173,7 @@ done:
 
 int jj_enc_value(jj_enc *e, PyObject *obj, int depth, int ndefault) {
     PyTypeObject *type = Py_TYPE(obj);
-    if (type == &PyUnicode_Type) return jj_enc_str(e, obj);
+    if (type == &PyUnicode_Type) return jj_enc_str_fast(e, obj);
     if (type == &PyLong_Type) return jj_enc_int(e, obj);
     if (type == &PyFloat_Type) return jj_enc_float(e, obj);
     if (type == &PyDict_Type) return jj_enc_dict(e, obj, depth, ndefault);

@@ -8,6 +8,7 @@
 #define JJ_CPYTHON_ENCODE_ORJSON_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "encode_native.h"
 #include "state.h"
@@ -42,15 +43,89 @@ size_t jj_enc_format_double(double v, char *out);
 
 /* The literal of any str (or str subclass); orjson's error for surrogates. */
 int jj_enc_str(jj_enc *e, PyObject *s);
+
+/* Copies n < 16 bytes with at most two overlapping loads per size class (no libc call). */
+static inline void jj_copy_short(uint8_t *dst, const uint8_t *src, size_t n) {
+    if (n >= 8) {
+        uint64_t a, b;
+        memcpy(&a, src, 8);
+        memcpy(&b, src + n - 8, 8);
+        memcpy(dst, &a, 8);
+        memcpy(dst + n - 8, &b, 8);
+    } else if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, src, 4);
+        memcpy(&b, src + n - 4, 4);
+        memcpy(dst, &a, 4);
+        memcpy(dst + n - 4, &b, 4);
+    } else if (n > 0) {
+        dst[0] = src[0];
+        dst[n / 2] = src[n / 2];
+        dst[n - 1] = src[n - 1];
+    }
+}
+
+/* Whether any of the first n (< 16) bytes at p is '"', '\\' or below 0x20; p has 16
+ * readable bytes. */
+static inline int jj_short_needs_escape(const uint8_t *p, size_t n) {
+    uint64_t a, b;
+    memcpy(&a, p, 8);
+    memcpy(&b, p + 8, 8);
+    const uint64_t ones = UINT64_C(0x0101010101010101), highs = UINT64_C(0x8080808080808080);
+    uint64_t bad[2];
+    uint64_t w[2] = {a, b};
+    for (int i = 0; i < 2; i++) {
+        uint64_t t = w[i] & ~highs; /* ASCII: the high bits are clear anyway */
+        uint64_t ge_space = t + ones * (0x80 - 0x20);
+        uint64_t not_quote = (t ^ (ones * '"')) + ones * 0x7F;
+        uint64_t not_bslash = (t ^ (ones * '\\')) + ones * 0x7F;
+        bad[i] = ~(ge_space & not_quote & not_bslash) & highs;
+    }
+    /* keep the flags of the first n bytes only (little- or big-endian byte order) */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    uint64_t keep_a = n >= 8 ? ~UINT64_C(0) : ~(~UINT64_C(0) >> (8 * n));
+    uint64_t keep_b = n <= 8 ? 0 : ~(~UINT64_C(0) >> (8 * (n - 8)));
+#else
+    uint64_t keep_a = n >= 8 ? ~UINT64_C(0) : (UINT64_C(1) << (8 * n)) - 1;
+    uint64_t keep_b = n <= 8 ? 0 : (UINT64_C(1) << (8 * (n - 8))) - 1;
+#endif
+    return ((bad[0] & keep_a) | (bad[1] & keep_b)) != 0;
+}
+
+/* The common case inline: an exact ASCII str shorter than 16 without anything to escape.
+ * Everything else goes to jj_enc_str. */
+static inline int jj_enc_str_fast(jj_enc *e, PyObject *s) {
+    if (PyUnicode_IS_COMPACT_ASCII(s)) {
+        size_t n = (size_t)PyUnicode_GET_LENGTH(s);
+        if (n < 16) {
+            if (jj_writer_reserve(&e->w, 6 * 16 + 2 + 16)) return -1;
+            uint8_t *o = e->w.pos;
+            o[0] = '"';
+            jj_copy_short(o + 1, (const uint8_t *)PyUnicode_DATA(s), n);
+            if (!jj_short_needs_escape(o + 1, n)) {
+                o[n + 1] = '"';
+                e->w.pos = o + n + 2;
+                return 0;
+            }
+        }
+    }
+    return jj_enc_str(e, s);
+}
 /* Whether a str holds a surrogate code point (orjson cannot encode it). */
 int jj_str_has_surrogate(PyObject *s);
 
 /* Dicts under SORT_KEYS and/or NON_STR_KEYS (depth already checked by the caller). */
 int jj_enc_dict_keys(jj_enc *e, PyObject *dict, int depth, int ndefault);
 /* A line break and the indentation of `depth` under INDENT_2 (nothing otherwise). */
-int jj_enc_newline(jj_enc *e, int depth);
+int jj_enc_indent(jj_enc *e, int depth);
+static inline int jj_enc_newline(jj_enc *e, int depth) {
+    return (e->opts & JJ_OPT_INDENT_2) ? jj_enc_indent(e, depth) : 0;
+}
 /* The ':' after a key (": " under INDENT_2). */
-int jj_enc_colon(jj_enc *e);
+static inline int jj_enc_colon(jj_enc *e) {
+    if (e->opts & JJ_OPT_INDENT_2) return jj_writer_put(&e->w, ": ", 2);
+    return jj_writer_put_byte(&e->w, ':');
+}
 
 /* Every type the walker does not know by its exact type: Fragment, the native kinds,
  * enum, subclasses, dataclasses, then default. */

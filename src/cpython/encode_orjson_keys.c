@@ -164,7 +164,7 @@ int jj_enc_dict_keys(jj_enc *e, PyObject *dict, int depth, int ndefault) {
     if (jj_writer_put_byte(&e->w, '{')) goto done;
     for (Py_ssize_t i = 0; i < n; i++) {
         if (i && jj_writer_put_byte(&e->w, ',')) goto done;
-        if (jj_enc_newline(e, depth + 1) || jj_enc_str(e, items[i].key) || jj_enc_colon(e)) goto done;
+        if (jj_enc_newline(e, depth + 1) || jj_enc_str_fast(e, items[i].key) || jj_enc_colon(e)) goto done;
         if (jj_enc_value(e, items[i].value, depth + 1, ndefault)) goto done;
     }
     if (jj_enc_newline(e, depth)) goto done;
