@@ -228,3 +228,40 @@ def test_fragment_errors():
     with pytest.raises(TypeError):
         class Sub(jetjson.Fragment):
             pass
+
+
+# ---- generated dataclasses and enums, nested in generated containers ----
+
+def _make_dataclass(names, slots, defaults):
+    fields = []
+    for i, name in enumerate(names):
+        if defaults and i == len(names) - 1:
+            fields.append((name, typing.Any, dataclasses.field(default=None)))
+        else:
+            fields.append((name, typing.Any))
+    return dataclasses.make_dataclass("Gen", fields, slots=slots)
+
+
+field_names = st.lists(st.from_regex(r"\A_?[a-z][a-z0-9_]{0,6}\Z"), min_size=0, max_size=5, unique=True)
+
+
+@st.composite
+def dataclass_objects(draw, children):
+    names = draw(field_names)
+    cls = _make_dataclass(names, draw(st.booleans()), draw(st.booleans()))
+    return cls(*[draw(children) for _ in names])
+
+
+enum_members = st.sampled_from([Color.RED, Color.ONE, Color.HALF, Color.NOTHING, Num.A, Text.A])
+leaves = st.one_of(st.none(), st.booleans(), st.integers(-(2**63), 2**64 - 1), st.text(max_size=8),
+                   st.floats(), enum_members)
+objects = st.recursive(leaves, lambda c: st.one_of(
+    st.lists(c, max_size=4), st.dictionaries(st.text(max_size=5), c, max_size=4),
+    dataclass_objects(c)), max_leaves=25)
+
+
+@hyp_settings(300)
+@given(objects, st.sampled_from(ALL_OPTIONS))
+def test_generated_objects(obj, option):
+    same(obj, option=option)
+    same(obj, option=option | orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2)

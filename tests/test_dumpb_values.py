@@ -120,3 +120,21 @@ def test_str_storage_not_touched():
     # (orjson itself does fill the cache, so it runs last)
     assert got == got_plain == orjson.dumps([s, {s: s}])
     assert sys.getsizeof(s) > before, "the size test would not notice a UTF-8 cache"
+
+
+# Long strs are written in 16384-unit pieces: every kind, escapes and surrogates at and
+# around the piece edges.
+PIECE = 16384
+
+
+@hyp_settings(60)
+@given(st.sampled_from(["a", "\u00e9", "\u20ac", "\U0001f600", '"', "\n", "\x01"]),
+       st.sampled_from(["a", "\u00e9", "\u20ac", "\U0001f600", '"', "\\", "\x1f", "\ud800"]),
+       st.integers(-3, 3), st.integers(1, 3))
+def test_long_strs(fill, odd, offset, pieces):
+    n = PIECE * pieces + offset
+    for at in (0, PIECE - 1, PIECE, PIECE + 1, n - 1):
+        if 0 <= at < n:
+            s = fill * at + odd + fill * (n - at - 1)
+            same(s)
+            same({s: [s]}, option=orjson.OPT_SORT_KEYS)

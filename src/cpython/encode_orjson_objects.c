@@ -204,10 +204,12 @@ static int jj_enc_other_held(jj_enc *e, PyObject *obj, int depth, int ndefault) 
     jj_native_kind kind = jj_native_classify(e->st, obj, e->opts);
     if (kind != JJ_NATIVE_NONE) return jj_enc_native(e, obj, kind, depth, ndefault);
     if (PyObject_TypeCheck((PyObject *)type, (PyTypeObject *)e->st->enum_meta)) {
+        /* an enum whose value is (or makes) another member, forever: RecursionError */
+        if (Py_EnterRecursiveCall(" while encoding an enum value")) return -1;
         PyObject *value = PyObject_GetAttr(obj, e->st->str_value);
-        if (!value) return -1;
-        int rc = jj_enc_value(e, value, depth, ndefault);
-        Py_DECREF(value);
+        int rc = value ? jj_enc_value(e, value, depth, ndefault) : -1;
+        Py_XDECREF(value);
+        Py_LeaveRecursiveCall();
         return rc;
     }
     if (!(e->opts & JJ_OPT_PASSTHROUGH_SUBCLASS) &&

@@ -4,7 +4,8 @@
  * ASCII strs, the common case, are copied a block (16 bytes with SSE2, else 8) at a
  * time and checked for '"', '\\' and control characters on the copy; a short tail is
  * copied whole and checked with one more block read from the output buffer, where the
- * reservation leaves room for it. Other strs go to the engine's jj_escape_orjson. */
+ * reservation leaves room for it. Other strs go to the engine's jj_escape_orjson. Long
+ * strs are written in pieces (jj_enc_long_str). */
 #include "encode_orjson.h"
 
 #include "escape.h"
@@ -85,11 +86,11 @@ static inline uint8_t *jj_put_escape(uint8_t *o, uint8_t c) {
     return o + 6;
 }
 
-/* An ASCII str of n bytes; room for 6n + 2 + JJ_BLOCK bytes is reserved. */
-static size_t jj_write_ascii(const uint8_t *src, size_t n, uint8_t *out) {
+/* The escaped text of n ASCII bytes, without quotes; room for 6n + JJ_BLOCK bytes is
+ * reserved. */
+static size_t jj_write_ascii_body(const uint8_t *src, size_t n, uint8_t *out) {
     uint8_t *o = out;
     size_t i = 0;
-    *o++ = '"';
     for (;;) {
         while (n - i >= JJ_BLOCK) {
             uint32_t m = jj_copy_block(o, src + i);
@@ -120,8 +121,33 @@ static size_t jj_write_ascii(const uint8_t *src, size_t n, uint8_t *out) {
         o = jj_put_escape(o, src[i]);
         i++;
     }
-    *o++ = '"';
     return (size_t)(o - out);
+}
+
+/* Strs longer than this are written a piece at a time, so the room reserved for the
+ * worst case (6 bytes a unit) stays small next to the text itself. */
+#define JJ_STR_PIECE 16384
+
+/* A long str, piece by piece between the quotes. Non-ASCII pieces go through
+ * jj_escape_orjson written one byte early, so its opening quote lands on the byte
+ * before (restored after) and its closing quote is dropped. */
+static int jj_enc_long_str(jj_enc *e, const uint8_t *data, size_t n, int kind, int ascii) {
+    if (jj_writer_put_byte(&e->w, '"')) return -1;
+    for (size_t i = 0; i < n;) {
+        size_t m = n - i < JJ_STR_PIECE ? n - i : JJ_STR_PIECE;
+        if (jj_writer_reserve(&e->w, 6 * m + 2 + JJ_BLOCK)) return -1;
+        if (ascii) {
+            e->w.pos += jj_write_ascii_body(data + i, m, e->w.pos);
+        } else {
+            uint8_t saved = e->w.pos[-1];
+            size_t len = jj_escape_orjson(data + i * (size_t)kind, m, kind, e->w.pos - 1);
+            if (len == JJ_ESCAPE_SURROGATE) return jj_enc_fail(e, "str is not valid UTF-8: surrogates not allowed");
+            e->w.pos[-1] = saved;
+            e->w.pos += len - 2;
+        }
+        i += m;
+    }
+    return jj_writer_put_byte(&e->w, '"');
 }
 
 int jj_enc_str(jj_enc *e, PyObject *s) {
@@ -129,13 +155,15 @@ int jj_enc_str(jj_enc *e, PyObject *s) {
     if (!PyUnicode_IS_READY(s) && PyUnicode_READY(s) < 0) return -1;
 #endif
     size_t n = (size_t)PyUnicode_GET_LENGTH(s);
-    if (n > ((size_t)PY_SSIZE_T_MAX - 64) / 6) {
-        PyErr_NoMemory();
-        return -1;
-    }
+    if (n > JJ_STR_PIECE)
+        return jj_enc_long_str(e, (const uint8_t *)PyUnicode_DATA(s), n, PyUnicode_KIND(s), PyUnicode_IS_ASCII(s));
     if (jj_writer_reserve(&e->w, 6 * n + 2 + JJ_BLOCK)) return -1;
     if (PyUnicode_IS_ASCII(s)) {
-        e->w.pos += jj_write_ascii((const uint8_t *)PyUnicode_DATA(s), n, e->w.pos);
+        uint8_t *o = e->w.pos;
+        o[0] = '"';
+        size_t len = jj_write_ascii_body((const uint8_t *)PyUnicode_DATA(s), n, o + 1);
+        o[len + 1] = '"';
+        e->w.pos = o + len + 2;
         return 0;
     }
     size_t len = jj_escape_orjson(PyUnicode_DATA(s), n, PyUnicode_KIND(s), e->w.pos);
