@@ -106,7 +106,8 @@ static size_t jj_write_ascii_body(const uint8_t *src, size_t n, uint8_t *out) {
         {
             size_t r = n - i;
             if (r == 0) break;
-            memcpy(o, src + i, r);
+            if (r < 16) jj_copy_short(o, src + i, r);
+            else memcpy(o, src + i, r);
             /* the block read from the output past r bytes sees scratch room only */
             uint32_t m = jj_copy_block(o, o) & ((1u << r) - 1u);
             if (!m) {
