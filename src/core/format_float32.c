@@ -132,46 +132,56 @@ size_t jj_format_float32_orjson(float v, char *out)
         memcpy(p, "0.0", 3);
         return (size_t)(p + 3 - out);
     }
-    char digits[10];
-    int n = 0;
-    for (uint32_t x = d; x; x /= 10)
-        n++;
-    for (int i = n - 1; i >= 0; i--, d /= 10)
-        digits[i] = (char)('0' + d % 10);
+    /* d < 10^9: its digits, two at a time from the back. Copies below are of fixed
+     * sizes (16 bytes) into the room JJ_FLOAT32_BUF_SIZE promises, so the compiler makes
+     * them plain stores instead of library calls. */
+    static const char pairs[201] =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+        "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+        "8081828384858687888990919293949596979899";
+    char digits[32];
+    memset(digits, '0', sizeof digits);
+    int n = 1 + (d >= 10) + (d >= 100) + (d >= 1000) + (d >= 10000) + (d >= 100000) +
+            (d >= 1000000) + (d >= 10000000) + (d >= 100000000);
+    char *q = digits + n;
+    for (; d >= 100; d /= 100) {
+        q -= 2;
+        memcpy(q, pairs + 2 * (d % 100), 2);
+    }
+    if (d >= 10)
+        memcpy(q - 2, pairs + 2 * d, 2);
+    else
+        q[-1] = (char)('0' + d);
     int point = n + e; /* digits before the decimal point; <= 0 means "0.000ddd" */
     if (e >= 0 && point <= 13) {
-        memcpy(p, digits, (size_t)n);
-        p += n;
-        memset(p, '0', (size_t)e);
-        p += e;
+        /* the digits, then e zeros (digits[] is '0'-filled past them), then ".0" */
+        memcpy(p, digits, 16);
+        p += point;
         memcpy(p, ".0", 2);
         p += 2;
     } else if (point > 0 && point <= 13) {
-        memcpy(p, digits, (size_t)point);
+        memcpy(p, digits, 16);
         p += point;
         *p++ = '.';
-        memcpy(p, digits + point, (size_t)(n - point));
+        memcpy(p, digits + point, 16);
         p += n - point;
     } else if (point > -6 && point <= 0) {
-        memcpy(p, "0.", 2);
-        p += 2;
-        memset(p, '0', (size_t)-point);
-        p += -point;
-        memcpy(p, digits, (size_t)n);
+        memcpy(p, "0.00000", 8);
+        p += 2 - point;
+        memcpy(p, digits, 16);
         p += n;
     } else {
         *p++ = digits[0];
         if (n > 1) {
             *p++ = '.';
-            memcpy(p, digits + 1, (size_t)(n - 1));
+            memcpy(p, digits + 1, 16);
             p += n - 1;
         }
         *p++ = 'e';
         int x = point - 1;
-        if (x < 0) {
-            *p++ = '-';
+        *p++ = x < 0 ? '-' : '+';
+        if (x < 0)
             x = -x;
-        }
         if (x >= 10)
             *p++ = (char)('0' + x / 10);
         *p++ = (char)('0' + x % 10);

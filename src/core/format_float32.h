@@ -8,7 +8,7 @@
  * The spelling is orjson's for float32, which differs from its doubles only in where
  * scientific notation starts: positional when the decimal point falls between 6 places
  * before the first digit and 13 places after it (0.000001, 1000000000000.0), else
- * "1e-7", "1.5e13", "3.4028235e38". Finite values only (the caller writes NaN and the
+ * "1e-7", "1.5e+13", "3.4028235e+38" (orjson 3.13). Finite values only (the caller writes NaN and the
  * infinities); no state, no allocation, no NUL. */
 #ifndef JJ_FORMAT_FLOAT32_H
 #define JJ_FORMAT_FLOAT32_H
@@ -20,8 +20,9 @@
 extern "C" {
 #endif
 
-/* "-1.2345678e-38" is 14 bytes; the writer needs this much room at out. */
-#define JJ_FLOAT32_BUF_SIZE 24
+/* The longest result is 16 bytes ("-1000000000000.0"); the writer stores whole 16-byte
+ * blocks past the end of its result, so give it this much room at out. */
+#define JJ_FLOAT32_BUF_SIZE 40
 
 /* Writes v (finite) as orjson writes a numpy.float32; returns the number of bytes. */
 size_t jj_format_float32_orjson(float v, char *out);

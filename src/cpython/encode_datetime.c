@@ -17,20 +17,30 @@
 #pragma GCC diagnostic pop
 #endif
 
+static const char jj_pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+/* v in [0, 99] as two digits */
 static inline char *jj_two(char *p, int v) {
-    p[0] = (char)('0' + v / 10);
-    p[1] = (char)('0' + v % 10);
+    memcpy(p, jj_pairs + 2 * v, 2);
     return p + 2;
 }
 
 size_t jj_write_date(const jj_civil *t, char *out) {
     char *p = out;
-    char digits[JJ_INT_MAX_CHARS];
-    size_t n = jj_format_int64(t->year, digits);
-    /* orjson pads the year's text, sign and all, to four characters: 0005, 00-1 */
-    for (size_t i = n; i < 4; i++) *p++ = '0';
-    memcpy(p, digits, n);
-    p += n;
+    if (t->year >= 0 && t->year <= 9999) {
+        int y = (int)t->year;
+        p = jj_two(jj_two(p, y / 100), y % 100);
+    } else {
+        /* numpy's years: orjson pads the text, sign and all, to four characters (00-1) */
+        char digits[JJ_INT_MAX_CHARS];
+        size_t n = jj_format_int64(t->year, digits);
+        for (size_t i = n; i < 4; i++) *p++ = '0';
+        memcpy(p, digits, n);
+        p += n;
+    }
     *p++ = '-';
     p = jj_two(p, t->month);
     *p++ = '-';
@@ -47,11 +57,7 @@ size_t jj_write_time(const jj_civil *t, uint32_t opts, char *out) {
     if (t->microsecond && !(opts & JJ_OPT_OMIT_MICROSECONDS)) {
         int us = t->microsecond;
         *p++ = '.';
-        for (int i = 5; i >= 0; i--) {
-            p[i] = (char)('0' + us % 10);
-            us /= 10;
-        }
-        p += 6;
+        p = jj_two(jj_two(jj_two(p, us / 10000), us / 100 % 100), us % 100);
     }
     return (size_t)(p - out);
 }
@@ -156,16 +162,18 @@ Py_ssize_t jj_datetime_text(jj_state *st, PyObject *obj, jj_native_kind kind, ui
         }
         return p - out;
     }
-    if (PyDateTime_TIME_GET_TZINFO(obj) != Py_None) {
-        /* orjson's two wordings: one for keys, one for values */
-        return jj_native_error(st, (opts & JJ_NATIVE_KEY)
-                                       ? "datetime.time must not have tzinfo set"
-                                       : "datetime's timezone library is not supported: use "
-                                         "datetime.timezone.utc, pendulum, pytz, or dateutil");
-    }
+    if (PyDateTime_TIME_GET_TZINFO(obj) != Py_None)
+        return jj_native_error(st, "datetime.time must not have tzinfo set");
     t.hour = PyDateTime_TIME_GET_HOUR(obj);
     t.minute = PyDateTime_TIME_GET_MINUTE(obj);
     t.second = PyDateTime_TIME_GET_SECOND(obj);
     t.microsecond = PyDateTime_TIME_GET_MICROSECOND(obj);
-    return (Py_ssize_t)jj_write_time(&t, opts, p);
+    size_t n = jj_write_time(&t, opts, p);
+    if (n == 15 && t.microsecond >= 10000 && t.microsecond < 100000) {
+        /* orjson 3.13 writes a time's microseconds 10000..99999 with five digits, the
+         * leading zero dropped ("00:00:00.10000"); its datetimes keep six */
+        memmove(p + 9, p + 10, 5);
+        n--;
+    }
+    return (Py_ssize_t)n;
 }

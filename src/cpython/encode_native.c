@@ -19,7 +19,7 @@
  * order of jj_np_scalar. */
 static const char *const jj_np_scalar_names[JJ_NP_SCALAR_TYPES] = {
     "float64", "float32", "int64", "int32", "int16", "int8",
-    "uint64",  "uint32",  "uint16", "uint8", "bool_", "datetime64",
+    "uint64",  "uint32",  "uint16", "uint8", "bool_", "datetime64", "float16",
 };
 
 static PyObject *jj_intern(const char *s) { return PyUnicode_InternFromString(s); }

@@ -11,6 +11,7 @@
 typedef enum jj_np_scalar {
     JJ_NP_FLOAT64, JJ_NP_FLOAT32, JJ_NP_INT64, JJ_NP_INT32, JJ_NP_INT16, JJ_NP_INT8,
     JJ_NP_UINT64, JJ_NP_UINT32, JJ_NP_UINT16, JJ_NP_UINT8, JJ_NP_BOOL, JJ_NP_DATETIME64,
+    JJ_NP_FLOAT16,
 } jj_np_scalar;
 
 /* Index of `type` in the numpy scalar table, or -1 (numpy must be looked up already). */
@@ -26,8 +27,8 @@ typedef struct jj_civil {
     int month, day, hour, minute, second, microsecond;
 } jj_civil;
 
-/* "YYYY-MM-DD" (the year zero-padded to 4 characters, sign included, as orjson does
- * for numpy's out-of-range years); returns the length. out needs 24 bytes. */
+/* "YYYY-MM-DD" (years outside 0..9999: the text zero-padded to 4 characters, sign
+ * included); returns the length. out needs 24 bytes. */
 size_t jj_write_date(const jj_civil *t, char *out);
 /* "HH:MM:SS" and ".ffffff" when microsecond is nonzero and OMIT_MICROSECONDS is not set;
  * returns the length (at most 15). */

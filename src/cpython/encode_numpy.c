@@ -4,10 +4,10 @@
  * element kind and size, flags and the data pointer, with no numpy headers and no
  * import. What orjson does, and so what this does:
  *   - only exact numpy.ndarray, C-contiguous, with at least one dimension, of kind
- *     f8/f4, i8..i1, u8..u1, b1 or M8: anything else goes to `default` (return 1);
- *   - the bytes are read in native order whatever the array's byte order says, as
- *     orjson does (a '>i4' array on a little-endian machine comes out byte-swapped);
- *   - NaN and the infinities are null; bool bytes are true only when equal to 1;
+ *     f8/f4/f2, i8..i1, u8..u1, b1 or M8: anything else goes to `default` (return 1);
+ *   - a C-contiguous array in the other byte order is an error, default or not;
+ *   - NaN and the infinities are null; float16 values are written as the float32 they
+ *     equal; any nonzero bool byte is true;
  *   - datetime64 values become naive RFC 3339 text (the datetime options apply,
  *     PASSTHROUGH_DATETIME does not); units below nanoseconds are an error, raised at the
  *     first element (an empty array is still "[]"). */
@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "encode_native_internal.h"
+#include "encode_orjson.h"
 #include "format_double.h"
 #include "format_float32.h"
 #include "format_int.h"
@@ -32,6 +33,7 @@ typedef struct jj_array_interface {
     PyObject *descr;
 } jj_array_interface;
 #define JJ_NPY_C_CONTIGUOUS 0x1
+#define JJ_NPY_NOTSWAPPED 0x200
 
 /* numpy's datetime units (NPY_DATETIMEUNIT), and orjson's names for them in errors. */
 enum { JJ_DT_Y = 0, JJ_DT_M = 1, JJ_DT_W = 2, JJ_DT_D = 4, JJ_DT_h, JJ_DT_m, JJ_DT_s, JJ_DT_ms,
@@ -89,9 +91,11 @@ static int jj_dt64_unrepresentable(jj_np_out *o, int64_t v) {
 }
 
 /* The text of one datetime64 value into out (64 bytes); returns the length or -1.
- * orjson converts through seconds and nanoseconds since the epoch: a sub-second unit
- * with a negative value that is not a whole second is refused, and so are values
- * beyond the years its calendar handles (-262144..262143). */
+ * orjson converts through seconds (floored) and nanoseconds since the epoch and takes
+ * only the span below; years and months must fall in years 0..9999. */
+#define JJ_DT64_MIN_SECS (-62167219200)  /* 0000-01-01T00:00:00 */
+#define JJ_DT64_MAX_SECS 253402207200     /* 9999-12-30T22:00:00 */
+
 static Py_ssize_t jj_dt64_text(jj_np_out *o, int64_t v, char *out) {
     static const int64_t per_unit[JJ_DT_UNITS] = {0, 0, 604800, 0, 86400, 3600, 60, 1, 1000, 1000000,
                                                   1000000000};
@@ -105,41 +109,39 @@ static Py_ssize_t jj_dt64_text(jj_np_out *o, int64_t v, char *out) {
         return -1;
     }
     jj_civil t = {1970, 1, 1, 0, 0, 0, 0};
-    const int64_t year_min = -262144, year_max = 262143;
     if (o->unit == JJ_DT_Y) {
-        if (v < year_min - 1970 || v > year_max - 1970) return jj_dt64_unrepresentable(o, v);
+        if (v < -1970 || v > 9999 - 1970) return jj_dt64_unrepresentable(o, v);
         t.year = v + 1970;
     } else if (o->unit == JJ_DT_M) {
-        if (v < 0 && v % 12) return jj_dt64_unrepresentable(o, v);
-        if (v < (year_min - 1970) * 12 || v > (year_max - 1970) * 12) return jj_dt64_unrepresentable(o, v);
+        /* orjson crashes on negative counts that are not whole years; we refuse them */
+        if ((v < 0 && v % 12) || v < -1970 * 12 || v > (9999 - 1970) * 12 + 11)
+            return jj_dt64_unrepresentable(o, v);
         t.year = v / 12 + 1970;
         t.month = (int)(v % 12) + 1;
     } else {
-        int64_t secs, nanos = 0;
+        int64_t secs, nanos = 0, n = per_unit[o->unit];
         if (o->unit >= JJ_DT_ms) {
-            int64_t n = per_unit[o->unit];
-            if (v < 0 && v % n) return jj_dt64_unrepresentable(o, v);
-            secs = v / n;
-            nanos = v % n * (1000000000 / n);
+            /* floored: -1 us is 23:59:59.999999 the day before */
+            secs = v / n - (v % n < 0);
+            nanos = (v - secs * n) * (1000000000 / n);
         } else {
-            int64_t n = per_unit[o->unit];
-            if (v > INT64_MAX / n || v < -(INT64_MAX / n)) return jj_dt64_unrepresentable(o, v);
-            secs = v * n;
+            /* orjson multiplies with wrap-around (2^62 weeks come out as the epoch) */
+            secs = (int64_t)((uint64_t)v * (uint64_t)n);
         }
+        /* the span orjson accepts: 0000-01-01T00:00:00 to 9999-12-30T22:00:00 */
+        if (secs < JJ_DT64_MIN_SECS || secs > JJ_DT64_MAX_SECS || (secs == JJ_DT64_MAX_SECS && nanos))
+            return jj_dt64_unrepresentable(o, v);
         int64_t days = secs / 86400, rem = secs % 86400;
         if (rem < 0) {
             rem += 86400;
             days--;
         }
-        /* beyond any year we accept: checked before the calendar arithmetic */
-        if (days < (year_min - 1970) * 366 || days > (year_max - 1970) * 366) return jj_dt64_unrepresentable(o, v);
         jj_civil_from_days(days, &t);
         t.hour = (int)(rem / 3600);
         t.minute = (int)(rem / 60 % 60);
         t.second = (int)(rem % 60);
         t.microsecond = (int)(nanos / 1000);
     }
-    if (t.year < year_min || t.year > year_max) return jj_dt64_unrepresentable(o, v);
     char *p = out;
     p += jj_write_date(&t, p);
     *p++ = 'T';
@@ -176,6 +178,20 @@ static int jj_dt64_unit_of(jj_state *st, PyObject *array, int *unit, int *num) {
 
 /* ---- values ---- */
 
+/* A binary16 value (its bits) as the float it equals exactly: orjson writes float16
+ * values as float32 ones (0.1 as a half is 0.099975586). */
+static inline float jj_half_to_float(uint16_t h) {
+    uint32_t sign = (uint32_t)(h >> 15) << 31, exp = (h >> 10) & 31u, mant = h & 1023u, bits;
+    if (!exp) { /* zero and subnormals: mant * 2^-24 */
+        float f = (float)mant * (1.0f / 16777216.0f);
+        return sign ? -f : f;
+    }
+    bits = exp == 31 ? sign | 0x7f800000u | (mant << 13) : sign | ((exp + 112) << 23) | (mant << 13);
+    float f;
+    memcpy(&f, &bits, 4);
+    return f;
+}
+
 /* Longest element text: a datetime64 with an offset, or a double (with its slack). */
 #define JJ_NP_ELEM_MAX 64
 
@@ -189,7 +205,7 @@ static inline int jj_np_elem(jj_np_out *o, const char *p) {
         double v;
         memcpy(&v, p, 8);
         if (isfinite(v)) {
-            n = jj_format_double_orjson(v, out);
+            n = jj_enc_format_double(v, out); /* as dumpb writes a Python float */
         } else {
             memcpy(out, "null", 4);
             n = 4;
@@ -199,6 +215,18 @@ static inline int jj_np_elem(jj_np_out *o, const char *p) {
     case JJ_NP_FLOAT32: {
         float v;
         memcpy(&v, p, 4);
+        if (isfinite(v)) {
+            n = jj_format_float32_orjson(v, out);
+        } else {
+            memcpy(out, "null", 4);
+            n = 4;
+        }
+        break;
+    }
+    case JJ_NP_FLOAT16: {
+        uint16_t h;
+        memcpy(&h, p, 2);
+        float v = jj_half_to_float(h);
         if (isfinite(v)) {
             n = jj_format_float32_orjson(v, out);
         } else {
@@ -250,7 +278,7 @@ static inline int jj_np_elem(jj_np_out *o, const char *p) {
         n = jj_format_uint64((uint8_t)*p, out);
         break;
     case JJ_NP_BOOL:
-        if (*p == 1) {
+        if (*p) {
             memcpy(out, "true", 4);
             n = 4;
         } else {
@@ -283,12 +311,77 @@ static int jj_np_newline(jj_writer *w, int depth) {
     return 0;
 }
 
+/* The fast path of a compact innermost row: `count` numbers or bools, each followed by
+ * a comma, in chunks with one reserve each (room for the widest element, plus the
+ * double formatter's slack past the end). */
+#define JJ_NP_CHUNK 1024
+#define JJ_NP_ROW_LOOP(ctype, WRITE)                                 \
+    for (size_t k = 0; k < m; k++) {                                 \
+        ctype v;                                                     \
+        memcpy(&v, src + k * sizeof(ctype), sizeof(ctype));          \
+        WRITE;                                                       \
+        *p++ = ',';                                                  \
+    }
+#define JJ_NP_FLOAT(fmt)                  \
+    if (isfinite(v)) {                    \
+        p += fmt(v, p);                   \
+    } else {                              \
+        memcpy(p, "null", 4);             \
+        p += 4;                           \
+    }
+
+static int jj_np_row(jj_np_out *o, const char *src, size_t count) {
+    while (count) {
+        size_t m = count < JJ_NP_CHUNK ? count : JJ_NP_CHUNK;
+        if (jj_writer_reserve(o->w, m * (JJ_DOUBLE_MAX_CHARS + 1) + JJ_DOUBLE_BUF_SIZE)) return -1;
+        char *p = (char *)o->w->pos;
+        switch (o->elem) {
+        case JJ_NP_FLOAT64: JJ_NP_ROW_LOOP(double, JJ_NP_FLOAT(jj_enc_format_double)) break;
+        case JJ_NP_FLOAT32: JJ_NP_ROW_LOOP(float, JJ_NP_FLOAT(jj_format_float32_orjson)) break;
+        case JJ_NP_INT64: JJ_NP_ROW_LOOP(int64_t, p += jj_format_int64(v, p)) break;
+        case JJ_NP_INT32: JJ_NP_ROW_LOOP(int32_t, p += jj_format_int64(v, p)) break;
+        case JJ_NP_INT16: JJ_NP_ROW_LOOP(int16_t, p += jj_format_int64(v, p)) break;
+        case JJ_NP_INT8: JJ_NP_ROW_LOOP(int8_t, p += jj_format_int64(v, p)) break;
+        case JJ_NP_UINT64: JJ_NP_ROW_LOOP(uint64_t, p += jj_format_uint64(v, p)) break;
+        case JJ_NP_UINT32: JJ_NP_ROW_LOOP(uint32_t, p += jj_format_uint64(v, p)) break;
+        case JJ_NP_UINT16: JJ_NP_ROW_LOOP(uint16_t, p += jj_format_uint64(v, p)) break;
+        case JJ_NP_UINT8: JJ_NP_ROW_LOOP(uint8_t, p += jj_format_uint64(v, p)) break;
+        case JJ_NP_FLOAT16: {
+            JJ_NP_ROW_LOOP(uint16_t, float f = jj_half_to_float(v);
+                           if (isfinite(f)) p += jj_format_float32_orjson(f, p);
+                           else {
+                               memcpy(p, "null", 4);
+                               p += 4;
+                           }) break;
+        }
+        default: /* JJ_NP_BOOL */
+            JJ_NP_ROW_LOOP(uint8_t, if (v) {
+                memcpy(p, "true", 4);
+                p += 4;
+            } else {
+                memcpy(p, "false", 5);
+                p += 5;
+            }) break;
+        }
+        o->w->pos = (uint8_t *)p;
+        src += m * o->itemsize;
+        count -= m;
+    }
+    return 0;
+}
+
 /* Dimension `dim` of the array at *data (advanced past it), as a list at `depth`. */
 static int jj_np_dim(jj_np_out *o, const jj_array_interface *a, int dim, int depth, const char **data) {
     Py_intptr_t n = a->shape[dim];
     int indent = (o->opts & JJ_OPT_INDENT_2) != 0;
     if (n == 0) return jj_writer_put(o->w, "[]", 2);
     if (jj_writer_put_byte(o->w, '[')) return -1;
+    if (!indent && dim + 1 == a->nd && o->elem != JJ_NP_DATETIME64) {
+        if (jj_np_row(o, *data, (size_t)n)) return -1;
+        *data += (size_t)n * o->itemsize;
+        o->w->pos[-1] = ']'; /* over the last comma */
+        return 0;
+    }
     for (Py_intptr_t i = 0; i < n; i++) {
         if (i && jj_writer_put_byte(o->w, ',')) return -1;
         if (indent && jj_np_newline(o->w, depth + 1)) return -1;
@@ -307,7 +400,7 @@ static int jj_np_dim(jj_np_out *o, const jj_array_interface *a, int dim, int dep
 static int jj_np_elem_of(char kind, int size) {
     switch (kind) {
     case 'f':
-        return size == 8 ? JJ_NP_FLOAT64 : size == 4 ? JJ_NP_FLOAT32 : -1;
+        return size == 8 ? JJ_NP_FLOAT64 : size == 4 ? JJ_NP_FLOAT32 : size == 2 ? JJ_NP_FLOAT16 : -1;
     case 'i':
         return size == 8 ? JJ_NP_INT64 : size == 4 ? JJ_NP_INT32 : size == 2 ? JJ_NP_INT16 : size == 1 ? JJ_NP_INT8 : -1;
     case 'u':
@@ -328,6 +421,9 @@ static int jj_np_array(jj_np_out *o, PyObject *obj, int depth) {
     const jj_array_interface *a = PyCapsule_CheckExact(capsule) ? PyCapsule_GetPointer(capsule, NULL) : NULL;
     if (!a) {
         PyErr_Clear();
+    } else if (a->two == 2 && (a->flags & JJ_NPY_C_CONTIGUOUS) && !(a->flags & JJ_NPY_NOTSWAPPED)) {
+        /* an error even when there is a default */
+        rc = jj_native_error(o->st, "numpy array is not native-endianness");
     } else if (a->two == 2 && (a->flags & JJ_NPY_C_CONTIGUOUS) && a->nd > 0) {
         int elem = jj_np_elem_of(a->typekind, a->itemsize);
         if (elem >= 0) {
@@ -353,7 +449,7 @@ static int jj_np_scalar_write(jj_np_out *o, PyObject *obj) {
     case JJ_NP_FLOAT32: p = (const char *)&((jj_np_f32 *)obj)->v; break;
     case JJ_NP_INT64: case JJ_NP_UINT64: p = (const char *)&((jj_np_i64 *)obj)->v; break;
     case JJ_NP_INT32: case JJ_NP_UINT32: p = (const char *)&((jj_np_i32 *)obj)->v; break;
-    case JJ_NP_INT16: case JJ_NP_UINT16: p = (const char *)&((jj_np_i16 *)obj)->v; break;
+    case JJ_NP_INT16: case JJ_NP_UINT16: case JJ_NP_FLOAT16: p = (const char *)&((jj_np_i16 *)obj)->v; break;
     case JJ_NP_INT8: case JJ_NP_UINT8: case JJ_NP_BOOL: p = (const char *)&((jj_np_u8 *)obj)->v; break;
     default: {
         jj_np_dt64 *d = (jj_np_dt64 *)obj;

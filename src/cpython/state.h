@@ -21,7 +21,7 @@ typedef struct jj_key_cache {
  * The datetime types come from the datetime C API capsule at exec; uuid, zoneinfo and
  * numpy are never imported by us: their types are looked up in sys.modules when first
  * needed (a NULL entry means "not imported yet", so looked up again next time). */
-#define JJ_NP_SCALAR_TYPES 12
+#define JJ_NP_SCALAR_TYPES 13
 typedef struct jj_native_cache {
     PyTypeObject *date_type, *datetime_type, *time_type, *delta_type, *timezone_type;
     PyObject *utc; /* datetime.timezone.utc */
