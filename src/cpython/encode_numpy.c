@@ -122,8 +122,13 @@ static Py_ssize_t jj_dt64_text(jj_np_out *o, int64_t v, char *out) {
         int64_t secs, nanos = 0, n = per_unit[o->unit];
         if (o->unit >= JJ_DT_ms) {
             /* floored: -1 us is 23:59:59.999999 the day before */
-            secs = v / n - (v % n < 0);
-            nanos = (v - secs * n) * (1000000000 / n);
+            int64_t r = v % n;
+            secs = v / n;
+            if (r < 0) {
+                r += n;
+                secs--;
+            }
+            nanos = r * (1000000000 / n);
         } else {
             /* orjson multiplies with wrap-around (2^62 weeks come out as the epoch) */
             secs = (int64_t)((uint64_t)v * (uint64_t)n);
