@@ -24,16 +24,29 @@ static const char *const jj_np_scalar_names[JJ_NP_SCALAR_TYPES] = {
 
 static PyObject *jj_intern(const char *s) { return PyUnicode_InternFromString(s); }
 
-int jj_native_init(jj_state *st) {
-    jj_native_cache *c = &st->native;
-    PyDateTime_CAPI *api = (PyDateTime_CAPI *)PyCapsule_Import(PyDateTime_CAPSULE_NAME, 0);
-    if (!api) return -1;
+/* The datetime types and datetime.timezone.utc, from the C API capsule. */
+static void jj_native_datetime_types(jj_native_cache *c, PyDateTime_CAPI *api) {
     c->date_type = (PyTypeObject *)Py_NewRef(api->DateType);
     c->datetime_type = (PyTypeObject *)Py_NewRef(api->DateTimeType);
     c->time_type = (PyTypeObject *)Py_NewRef(api->TimeType);
     c->delta_type = (PyTypeObject *)Py_NewRef(api->DeltaType);
     c->utc = Py_NewRef(api->TimeZone_UTC);
     c->timezone_type = (PyTypeObject *)Py_NewRef((PyObject *)Py_TYPE(api->TimeZone_UTC));
+}
+
+int jj_native_init(jj_state *st) {
+    jj_native_cache *c = &st->native;
+    PyDateTime_CAPI *api = (PyDateTime_CAPI *)PyCapsule_Import(PyDateTime_CAPSULE_NAME, 0);
+    if (!api) {
+        /* no C datetime here (3.12's _datetime refuses own-GIL sub-interpreters, where
+         * datetime is the pure-Python one): the module still loads, and datetime
+         * values go to `default` like any unknown type */
+        if (!PyErr_ExceptionMatches(PyExc_ImportError) && !PyErr_ExceptionMatches(PyExc_AttributeError))
+            return -1;
+        PyErr_Clear();
+    } else {
+        jj_native_datetime_types(c, api);
+    }
     c->str_int = jj_intern("int");
     c->str_utcoffset = jj_intern("utcoffset");
     c->str_normalize = jj_intern("normalize");
