@@ -298,3 +298,20 @@ def test_no_leaks_success_and_errors():
 
     # a leak grows in every window; caches warming up elsewhere in the process do not
     assert min(_growth(run) for _ in range(3)) < 4096
+
+
+@pytest.mark.skipif(sys.version_info < (3, 12), reason="own-GIL interpreters need 3.12+")
+def test_native_types_in_an_isolated_interpreter():
+    # the module must load there even where the datetime C API is missing (3.12 gives
+    # own-GIL interpreters the pure-Python datetime); UUIDs are still written, and a
+    # datetime is either written or handed to default, never a crash
+    from test_subinterpreters import run_isolated
+
+    run_isolated(
+        "import datetime, uuid, jetjson\n"
+        "u = uuid.UUID(int=0x0123456789ABCDEF0123456789ABCDEF)\n"
+        "assert jetjson.dumpb(u) == b'\"' + str(u).encode() + b'\"'\n"
+        "d = datetime.datetime(2020, 1, 2, 3, 4, 5, 6)\n"
+        "out = jetjson.dumpb(d, default=lambda v: v.isoformat())\n"
+        "assert out == b'\"2020-01-02T03:04:05.000006\"', out\n"
+    )
