@@ -69,7 +69,7 @@ static int jj_enc_int_slow(jj_enc *e, PyObject *obj) {
             return 0;
         }
     }
-    if (e->opts & JJ_OPT_STRICT_INTEGER) return jj_enc_fail(e, "Integer exceeds 53-bit range");
+    /* past 64 bits the 64-bit message wins, even under STRICT_INTEGER */
     return jj_enc_fail(e, "Integer exceeds 64-bit range");
 }
 
@@ -85,18 +85,7 @@ static inline int jj_enc_int(jj_enc *e, PyObject *obj) {
     return jj_enc_int_slow(e, obj);
 }
 
-size_t jj_enc_format_double(double v, char *out) {
-    size_t n = jj_format_double_orjson(v, out);
-    /* the installed orjson (3.8) writes positive exponents without '+': 1e16, 1.5e300 */
-    if (fabs(v) >= 1e16) {
-        char *plus = memchr(out, '+', n);
-        if (plus) {
-            memmove(plus, plus + 1, (size_t)(out + n - plus - 1));
-            n--;
-        }
-    }
-    return n;
-}
+size_t jj_enc_format_double(double v, char *out) { return jj_format_double_orjson(v, out); }
 
 static inline int jj_enc_float(jj_enc *e, PyObject *obj) {
     double v = PyFloat_AS_DOUBLE(obj);
@@ -196,7 +185,9 @@ int jj_enc_subclass(jj_enc *e, PyObject *obj, int depth, int ndefault) {
 
 /* ---- the module function ---- */
 
-/* orjson's option check: None, or an exact int within the known bits. */
+/* orjson's option check: None, or an exact int within the known bits. Like orjson
+ * 3.13 (which reads the int's lowest 30-bit digit), an int whose low 30 bits are all
+ * zero (1 << 40, -(1 << 64)...) is taken as no options. */
 static int jj_parse_option(jj_state *st, PyObject *option, uint32_t *opts) {
     *opts = 0;
     if (!option || option == Py_None) return 0;
@@ -207,6 +198,9 @@ static int jj_parse_option(jj_state *st, PyObject *option, uint32_t *opts) {
             *opts = (uint32_t)v;
             return 0;
         }
+        /* two's complement keeps the trailing zeros of -x, so the mask works for both signs */
+        unsigned long long low = PyLong_AsUnsignedLongLongMask(option);
+        if (!(low == (unsigned long long)-1 && PyErr_Occurred()) && (low & 0x3FFFFFFFu) == 0) return 0;
         PyErr_Clear();
     }
     PyErr_SetString(st->JSONEncodeError, "Invalid opts");

@@ -15,9 +15,10 @@
 #include "writer.h"
 
 /* orjson's limits: a container nested this deep (the root is at depth 0) is refused
- * with "Recursion limit reached", and `default` may be called at most this many times
- * along one path before "default serializer exceeds recursion limit". */
-#define JJ_ENC_MAX_DEPTH 255
+ * with "Recursion limit reached" (254 nested lists pass, 255 do not), and `default` may
+ * be called at most this many times along one path before "default serializer exceeds
+ * recursion limit". */
+#define JJ_ENC_MAX_DEPTH 254
 #define JJ_ENC_MAX_DEFAULT 255
 
 /* One dumpb call. */
@@ -38,7 +39,7 @@ typedef struct jj_fragment {
  * (0 for the root), `ndefault` how many `default` calls led to it. */
 int jj_enc_value(jj_enc *e, PyObject *obj, int depth, int ndefault);
 
-/* orjson's text of a finite double (JJ_DOUBLE_BUF_SIZE bytes of room at out). */
+/* orjson's text of a finite double (JJ_DOUBLE_BUF_SIZE bytes of room at out): 1e+16. */
 size_t jj_enc_format_double(double v, char *out);
 
 /* The literal of any str (or str subclass); orjson's error for surrogates. */

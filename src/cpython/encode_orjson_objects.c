@@ -31,9 +31,10 @@ static int jj_starts_with_underscore(PyObject *name) {
 
 /* One "key":value member of a dataclass object; *first tracks the commas. */
 static int jj_enc_member(jj_enc *e, PyObject *name, PyObject *value, int depth, int ndefault, int *first) {
-    if (!*first && jj_writer_put_byte(&e->w, ',')) return -1;
+    /* the first member's line break was written with the '{' */
+    if (!*first && (jj_writer_put_byte(&e->w, ',') || jj_enc_newline(e, depth + 1))) return -1;
     *first = 0;
-    if (jj_enc_newline(e, depth + 1) || jj_enc_str(e, name) || jj_enc_colon(e)) return -1;
+    if (jj_enc_str(e, name) || jj_enc_colon(e)) return -1;
     return jj_enc_value(e, value, depth + 1, ndefault);
 }
 
@@ -103,9 +104,22 @@ done:
     return rc;
 }
 
+/* "{" and, under INDENT_2, the first member's line break: orjson writes it whenever
+ * the class has members to look at, even if all of them start with '_' ("{\n  \n}"). */
+static int jj_dataclass_open(jj_enc *e, Py_ssize_t members, int depth) {
+    if (members == 0) return jj_writer_put(&e->w, "{}", 2);
+    if (jj_writer_put_byte(&e->w, '{')) return -1;
+    return jj_enc_newline(e, depth + 1);
+}
+
+static int jj_dataclass_close(jj_enc *e, Py_ssize_t members, int depth) {
+    if (members == 0) return 0;
+    if (jj_enc_newline(e, depth)) return -1;
+    return jj_writer_put_byte(&e->w, '}');
+}
+
 static int jj_enc_dataclass(jj_enc *e, PyObject *obj, int depth, int ndefault) {
     if (depth >= JJ_ENC_MAX_DEPTH) return jj_enc_fail(e, "Recursion limit reached");
-    if (jj_writer_put_byte(&e->w, '{')) return -1;
     int first = 1, rc;
     PyObject *attrs = NULL;
     if (Py_TYPE(obj)->tp_dictoffset != 0 &&
@@ -114,15 +128,23 @@ static int jj_enc_dataclass(jj_enc *e, PyObject *obj, int depth, int ndefault) {
         if (!attrs) PyErr_Clear();
         else if (!PyDict_Check(attrs)) Py_CLEAR(attrs);
     }
+    Py_ssize_t members;
     if (attrs) {
-        rc = jj_enc_dataclass_dict(e, attrs, depth, ndefault, &first);
+        Py_INCREF(attrs);
+        members = PyDict_GET_SIZE(attrs);
+        rc = jj_dataclass_open(e, members, depth) || jj_enc_dataclass_dict(e, attrs, depth, ndefault, &first) ||
+             jj_dataclass_close(e, members, depth);
         Py_DECREF(attrs);
-    } else {
-        rc = jj_enc_dataclass_fields(e, obj, depth, ndefault, &first);
+        Py_DECREF(attrs);
+        return rc ? -1 : 0;
     }
-    if (rc) return -1;
-    if (!first && jj_enc_newline(e, depth)) return -1;
-    return jj_writer_put_byte(&e->w, '}');
+    PyObject *fields = PyObject_GetAttr(obj, e->st->str_dataclass_fields);
+    if (!fields) return -1;
+    members = PyDict_Check(fields) ? PyDict_GET_SIZE(fields) : 0;
+    Py_DECREF(fields);
+    rc = jj_dataclass_open(e, members, depth) || jj_enc_dataclass_fields(e, obj, depth, ndefault, &first) ||
+         jj_dataclass_close(e, members, depth);
+    return rc ? -1 : 0;
 }
 
 /* ---- default ---- */
