@@ -26,8 +26,8 @@
 #define JJ_OPT_ALL ((1u << 12) - 1)
 
 /* Not an orjson option: the caller ORs it into opts when it classifies or writes a
- * dict key under JJ_OPT_NON_STR_KEYS. orjson then ignores PASSTHROUGH_DATETIME, takes no
- * numpy value as a key, and words the error for a time with a tzinfo differently. */
+ * dict key under JJ_OPT_NON_STR_KEYS. orjson then ignores PASSTHROUGH_DATETIME and takes
+ * no numpy value as a key. */
 #define JJ_NATIVE_KEY (1u << 31)
 
 /* Longest text of a datetime/date/time/UUID value, without quotes. */
