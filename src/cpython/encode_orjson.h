@@ -45,52 +45,43 @@ size_t jj_enc_format_double(double v, char *out);
 /* The literal of any str (or str subclass); orjson's error for surrogates. */
 int jj_enc_str(jj_enc *e, PyObject *s);
 
-/* Copies n < 16 bytes with at most two overlapping loads per size class (no libc call). */
-static inline void jj_copy_short(uint8_t *dst, const uint8_t *src, size_t n) {
+/* 0x80 in each byte of w that is '"', '\\' or below 0x20 (bytes below 0x80 only). */
+static inline uint64_t jj_swar_special(uint64_t w) {
+    const uint64_t ones = UINT64_C(0x0101010101010101), highs = UINT64_C(0x8080808080808080);
+    uint64_t ge_space = w + ones * (0x80 - 0x20);
+    uint64_t not_quote = (w ^ (ones * '"')) + ones * 0x7F;
+    uint64_t not_bslash = (w ^ (ones * '\\')) + ones * 0x7F;
+    return ~(ge_space & not_quote & not_bslash) & highs;
+}
+
+/* Copies n < 16 ASCII bytes (two overlapping loads per size class, no libc call) and
+ * tells whether one of them needs escaping. The check runs on the loaded words, not on
+ * the copy: reading back bytes just stored in pieces stalls store forwarding. */
+static inline int jj_copy_short_check(uint8_t *dst, const uint8_t *src, size_t n) {
     if (n >= 8) {
         uint64_t a, b;
         memcpy(&a, src, 8);
         memcpy(&b, src + n - 8, 8);
         memcpy(dst, &a, 8);
         memcpy(dst + n - 8, &b, 8);
-    } else if (n >= 4) {
+        return (jj_swar_special(a) | jj_swar_special(b)) != 0;
+    }
+    if (n >= 4) {
         uint32_t a, b;
         memcpy(&a, src, 4);
         memcpy(&b, src + n - 4, 4);
         memcpy(dst, &a, 4);
         memcpy(dst + n - 4, &b, 4);
-    } else if (n > 0) {
-        dst[0] = src[0];
-        dst[n / 2] = src[n / 2];
-        dst[n - 1] = src[n - 1];
+        return jj_swar_special((uint64_t)a | ((uint64_t)b << 32)) != 0;
     }
-}
-
-/* Whether any of the first n (< 16) bytes at p is '"', '\\' or below 0x20; p has 16
- * readable bytes. */
-static inline int jj_short_needs_escape(const uint8_t *p, size_t n) {
-    uint64_t a, b;
-    memcpy(&a, p, 8);
-    memcpy(&b, p + 8, 8);
-    const uint64_t ones = UINT64_C(0x0101010101010101), highs = UINT64_C(0x8080808080808080);
-    uint64_t bad[2];
-    uint64_t w[2] = {a, b};
-    for (int i = 0; i < 2; i++) {
-        uint64_t t = w[i] & ~highs; /* ASCII: the high bits are clear anyway */
-        uint64_t ge_space = t + ones * (0x80 - 0x20);
-        uint64_t not_quote = (t ^ (ones * '"')) + ones * 0x7F;
-        uint64_t not_bslash = (t ^ (ones * '\\')) + ones * 0x7F;
-        bad[i] = ~(ge_space & not_quote & not_bslash) & highs;
-    }
-    /* keep the flags of the first n bytes only (little- or big-endian byte order) */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    uint64_t keep_a = n >= 8 ? ~UINT64_C(0) : ~(~UINT64_C(0) >> (8 * n));
-    uint64_t keep_b = n <= 8 ? 0 : ~(~UINT64_C(0) >> (8 * (n - 8)));
-#else
-    uint64_t keep_a = n >= 8 ? ~UINT64_C(0) : (UINT64_C(1) << (8 * n)) - 1;
-    uint64_t keep_b = n <= 8 ? 0 : (UINT64_C(1) << (8 * (n - 8))) - 1;
-#endif
-    return ((bad[0] & keep_a) | (bad[1] & keep_b)) != 0;
+    if (n == 0) return 0;
+    uint8_t c0 = src[0], c1 = src[n / 2], c2 = src[n - 1];
+    dst[0] = c0;
+    dst[n / 2] = c1;
+    dst[n - 1] = c2;
+    /* the unused bytes are 'a', which never needs escaping */
+    uint64_t w = (uint64_t)c0 | ((uint64_t)c1 << 8) | ((uint64_t)c2 << 16) | (UINT64_C(0x6161616161) << 24);
+    return jj_swar_special(w) != 0;
 }
 
 /* The common case inline: an exact ASCII str shorter than 16 without anything to escape.
@@ -102,8 +93,7 @@ static inline int jj_enc_str_fast(jj_enc *e, PyObject *s) {
             if (jj_writer_reserve(&e->w, 6 * 16 + 2 + 16)) return -1;
             uint8_t *o = e->w.pos;
             o[0] = '"';
-            jj_copy_short(o + 1, (const uint8_t *)PyUnicode_DATA(s), n);
-            if (!jj_short_needs_escape(o + 1, n)) {
+            if (!jj_copy_short_check(o + 1, (const uint8_t *)PyUnicode_DATA(s), n)) {
                 o[n + 1] = '"';
                 e->w.pos = o + n + 2;
                 return 0;

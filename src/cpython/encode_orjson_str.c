@@ -106,17 +106,12 @@ static size_t jj_write_ascii_body(const uint8_t *src, size_t n, uint8_t *out) {
         {
             size_t r = n - i;
             if (r == 0) break;
-            if (r < 16) jj_copy_short(o, src + i, r);
-            else memcpy(o, src + i, r);
-            /* the block read from the output past r bytes sees scratch room only */
-            uint32_t m = jj_copy_block(o, o) & ((1u << r) - 1u);
-            if (!m) {
+            if (r < 16 && !jj_copy_short_check(o, src + i, r)) {
                 o += r;
                 break;
             }
-            int k = jj_ctz(m);
-            o += k;
-            i += (size_t)k;
+            /* the tail holds an escape: up to it byte by byte */
+            while (jj_escape_letter[src[i]] == 0) *o++ = src[i++];
         }
     special:
         o = jj_put_escape(o, src[i]);
