@@ -142,15 +142,33 @@ static int jj_enc_dict(jj_enc *e, PyObject *dict, int depth, int ndefault) {
     Py_ssize_t pos = 0;
     PyObject *key, *value;
     int first = 1;
+    int compact = !(e->opts & JJ_OPT_INDENT_2);
     while (PyDict_Next(dict, &pos, &key, &value)) {
-        if (!first && jj_writer_put_byte(&e->w, ',')) goto done;
-        first = 0;
-        if (jj_enc_newline(e, depth + 1)) goto done;
         if (!PyUnicode_CheckExact(key)) {
             jj_enc_fail(e, "Dict key must be str");
             goto done;
         }
-        if (jj_enc_str_fast(e, key) || jj_enc_colon(e)) goto done;
+        /* the usual key, short ASCII: ',' "key" ':' with one reservation */
+        size_t n = (size_t)PyUnicode_GET_LENGTH(key);
+        if (compact && PyUnicode_IS_COMPACT_ASCII(key) && n < 16) {
+            if (jj_writer_reserve(&e->w, 16 + 4)) goto done;
+            uint8_t *o = e->w.pos;
+            o[0] = ',';
+            o += !first;
+            o[0] = '"';
+            if (!jj_copy_short_check(o + 1, (const uint8_t *)PyUnicode_DATA(key), n)) {
+                o[n + 1] = '"';
+                o[n + 2] = ':';
+                e->w.pos = o + n + 3;
+                first = 0;
+                if (jj_enc_item(e, value, depth + 1, ndefault)) goto done;
+                continue;
+            }
+        }
+        if (!first && jj_writer_put_byte(&e->w, ',')) goto done;
+        first = 0;
+        if (jj_enc_newline(e, depth + 1)) goto done;
+        if (jj_enc_str(e, key) || jj_enc_colon(e)) goto done;
         if (jj_enc_item(e, value, depth + 1, ndefault)) goto done;
     }
     if (jj_enc_newline(e, depth)) goto done;
