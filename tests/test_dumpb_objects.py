@@ -210,6 +210,22 @@ def test_fragment(text, as_str, option):
     marker = "\x00frag\x00"
     expected = orjson.dumps({"a": [marker, 1], "b": marker}, option=option)
     assert got == expected.replace(orjson.dumps(marker), text)
+    if hasattr(orjson, "Fragment"):  # orjson >= 3.9: the direct oracle too
+        ofrag = orjson.Fragment(text.decode() if as_str else text)
+        assert got == orjson.dumps({"a": [ofrag, 1], "b": ofrag}, option=option)
+
+
+def test_fragment_errors_match_orjson():
+    if not hasattr(orjson, "Fragment"):
+        pytest.skip("orjson without Fragment")
+    for bad in (1, None, bytearray(b"1"), "\ud800"):
+        same_msg = (pytest.raises(TypeError, jetjson.dumpb, [jetjson.Fragment(bad)]),
+                    pytest.raises(TypeError, orjson.dumps, [orjson.Fragment(bad)]))
+        assert str(same_msg[0].value) == str(same_msg[1].value).replace("orjson.", "jetjson.")
+    for args, kw in (((), {}), ((b"1", b"2"), {}), ((), {"contents": b"1"})):
+        a = pytest.raises(TypeError, jetjson.Fragment, *args, **kw)
+        b = pytest.raises(TypeError, orjson.Fragment, *args, **kw)
+        assert str(a.value) == str(b.value).replace("orjson.", "jetjson.")
 
 
 def test_fragment_errors():
