@@ -359,14 +359,15 @@ static int jj_np_row(jj_np_out *o, const char *src, size_t count) {
                                p += 4;
                            }) break;
         }
-        default: /* JJ_NP_BOOL */
-            JJ_NP_ROW_LOOP(uint8_t, if (v) {
-                memcpy(p, "true", 4);
-                p += 4;
-            } else {
-                memcpy(p, "false", 5);
-                p += 5;
-            }) break;
+        default: { /* JJ_NP_BOOL: one 8-byte store and no branch per value */
+            static const char lit[2][8] = {"false,", "true,"};
+            for (size_t k = 0; k < m; k++) {
+                size_t t = src[k] != 0;
+                memcpy(p, lit[t], 8);
+                p += 6 - t;
+            }
+            break;
+        }
         }
         o->w->pos = (uint8_t *)p;
         src += m * o->itemsize;
