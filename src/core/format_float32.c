@@ -87,11 +87,16 @@ static uint64_t shortest32(uint32_t c, int q, int *k10)
     int u_in = vbl <= sp10 << 2, w_in = tp10 << 2 <= vbr;
     if (u_in != w_in)
         return u_in ? sp10 : tp10;
+    if (!asym) {
+        /* R is symmetric about v: the closer of s and s + 1 is the one in R, an exact
+         * tie going to the even one (s + 1 when (vb & 3) + (s & 1) >= 3) */
+        return s + (((vb & 3) + (s & 1) + 1) >> 2);
+    }
     u_in = vbl <= s << 2;
     w_in = t << 2 <= vbr;
     if (u_in != w_in)
         return u_in ? s : t;
-    /* both (or, never for a correct k, neither) in R: the closer, ties to even */
+    /* both in R: the closer, ties to even */
     int64_t cmp = (int64_t)(vb - ((s << 2) + 2));
     return cmp < 0 || (cmp == 0 && !(s & 1)) ? s : t;
 }
@@ -139,22 +144,24 @@ size_t jj_format_float32_orjson(float v, char *out)
         "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
         "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
         "8081828384858687888990919293949596979899";
-    char digits[32];
-    memset(digits, '0', sizeof digits);
+    /* all nine places of d, zero-padded, from independent divisions; the digits
+     * proper start at buf + 9 - n. Zeros follow them (for the "digits then zeros"
+     * case) and the 16-byte copies below stay inside buf. */
+    char buf[48];
+    memset(buf, '0', sizeof buf);
     int n = 1 + (d >= 10) + (d >= 100) + (d >= 1000) + (d >= 10000) + (d >= 100000) +
             (d >= 1000000) + (d >= 10000000) + (d >= 100000000);
-    char *q = digits + n;
-    for (; d >= 100; d /= 100) {
-        q -= 2;
-        memcpy(q, pairs + 2 * (d % 100), 2);
-    }
-    if (d >= 10)
-        memcpy(q - 2, pairs + 2 * d, 2);
-    else
-        q[-1] = (char)('0' + d);
+    uint32_t top = d / 100000000, low = d - top * 100000000;
+    uint32_t a = low / 1000000, b = low / 10000, c = low / 100;
+    buf[0] = (char)('0' + top);
+    memcpy(buf + 1, pairs + 2 * a, 2);
+    memcpy(buf + 3, pairs + 2 * (b - 100 * a), 2);
+    memcpy(buf + 5, pairs + 2 * (c - 100 * b), 2);
+    memcpy(buf + 7, pairs + 2 * (low - 100 * c), 2);
+    const char *digits = buf + 9 - n;
     int point = n + e; /* digits before the decimal point; <= 0 means "0.000ddd" */
     if (e >= 0 && point <= 13) {
-        /* the digits, then e zeros (digits[] is '0'-filled past them), then ".0" */
+        /* the digits, then e zeros (buf is '0'-filled past them), then ".0" */
         memcpy(p, digits, 16);
         p += point;
         memcpy(p, ".0", 2);
