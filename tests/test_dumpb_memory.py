@@ -228,3 +228,23 @@ def test_result_refcount():
 def test_cases_match_orjson(case):
     obj, kw = case
     same(obj, **kw)
+
+
+@pytest.mark.parametrize("option", [0, orjson.OPT_INDENT_2, orjson.OPT_SORT_KEYS])
+def test_default_grows_and_shrinks_the_dict(option):
+    # the keys table is replaced (resized) under the walk: never a crash, valid JSON
+    import json
+    d = {f"k{i}": (Plain() if i % 3 == 0 else i) for i in range(20)}
+    calls = []
+
+    def default(o):
+        calls.append(1)
+        for j in range(50):
+            d[f"new{len(calls)}_{j}"] = j
+        for k in list(d)[:5]:
+            del d[k]
+        return len(calls)
+
+    out = jetjson.dumpb(d, default=default, option=option)
+    json.loads(out)
+    assert calls
