@@ -1,5 +1,7 @@
 /* dumpb: the text of a uuid.UUID, "01234567-89ab-cdef-0123-456789abcdef", from its `int`
  * attribute (what orjson reads too). */
+#include <string.h>
+
 #include "encode_native_internal.h"
 
 /* The 128-bit value of a non-negative int below 2^128, big-endian. */
@@ -23,20 +25,34 @@ static int jj_uuid_bytes(PyObject *value, unsigned char out[16]) {
 #endif
 }
 
+/* Two lowercase hex digits of one byte, from a table of all 256 pairs. */
+#define JJ_HEX4(x) #x "0" #x "1" #x "2" #x "3" #x "4" #x "5" #x "6" #x "7" \
+                   #x "8" #x "9" #x "a" #x "b" #x "c" #x "d" #x "e" #x "f"
+static const char jj_hex_pairs[513] = JJ_HEX4(0) JJ_HEX4(1) JJ_HEX4(2) JJ_HEX4(3) JJ_HEX4(4) JJ_HEX4(5)
+    JJ_HEX4(6) JJ_HEX4(7) JJ_HEX4(8) JJ_HEX4(9) JJ_HEX4(a) JJ_HEX4(b) JJ_HEX4(c) JJ_HEX4(d) JJ_HEX4(e) JJ_HEX4(f);
+
+static inline char *jj_hex_byte(char *p, unsigned char b) {
+    memcpy(p, jj_hex_pairs + 2 * b, 2);
+    return p + 2;
+}
+
 Py_ssize_t jj_uuid_text(jj_state *st, PyObject *obj, char *out) {
-    static const char hex[] = "0123456789abcdef";
     PyObject *value = PyObject_GetAttr(obj, st->native.str_int);
     if (!value) return -1;
     unsigned char bytes[16];
     int rc = jj_uuid_bytes(value, bytes);
     Py_DECREF(value);
     if (rc < 0) return -1;
+    /* 8-4-4-4-12 digits: hyphens before the 5th, 7th, 9th and 11th byte */
     char *p = out;
-    for (int i = 0; i < 16; i++) {
-        /* hyphens before the 5th, 7th, 9th and 11th byte: 8-4-4-4-12 digits */
-        if (i == 4 || i == 6 || i == 8 || i == 10) *p++ = '-';
-        *p++ = hex[bytes[i] >> 4];
-        *p++ = hex[bytes[i] & 15];
-    }
+    for (int i = 0; i < 4; i++) p = jj_hex_byte(p, bytes[i]);
+    *p++ = '-';
+    p = jj_hex_byte(jj_hex_byte(p, bytes[4]), bytes[5]);
+    *p++ = '-';
+    p = jj_hex_byte(jj_hex_byte(p, bytes[6]), bytes[7]);
+    *p++ = '-';
+    p = jj_hex_byte(jj_hex_byte(p, bytes[8]), bytes[9]);
+    *p++ = '-';
+    for (int i = 10; i < 16; i++) p = jj_hex_byte(p, bytes[i]);
     return p - out;
 }
