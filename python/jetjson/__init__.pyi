@@ -107,3 +107,30 @@ def delete_path(data: str | bytes | bytearray | memoryview, pointer: str, /) -> 
 def valid(s: str | bytes | bytearray | memoryview, /) -> bool: ...
 def minify(s: str | bytes | bytearray | memoryview, /) -> bytes: ...
 def indent(s: str | bytes | bytearray | memoryview, /, indent: int | str = 2) -> bytes: ...
+
+# dumpb: orjson.dumps-compatible serializer (bytes out, orjson's options and errors)
+class JSONEncodeError(TypeError): ...
+
+class Fragment:
+    contents: bytes | str
+    def __init__(self, contents: bytes | str, /) -> None: ...
+
+OPT_APPEND_NEWLINE: int
+OPT_INDENT_2: int
+OPT_NAIVE_UTC: int
+OPT_NON_STR_KEYS: int
+OPT_OMIT_MICROSECONDS: int
+OPT_PASSTHROUGH_DATACLASS: int
+OPT_PASSTHROUGH_DATETIME: int
+OPT_PASSTHROUGH_SUBCLASS: int
+OPT_SERIALIZE_NUMPY: int
+OPT_SORT_KEYS: int
+OPT_STRICT_INTEGER: int
+OPT_UTC_Z: int
+
+def dumpb(
+    obj: Any,
+    /,
+    default: Callable[[Any], Any] | None = ...,
+    option: int | None = ...,
+) -> bytes: ...

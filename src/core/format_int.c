@@ -1,5 +1,5 @@
-/* Decimal text of 64-bit integers: two digits per division, written back to front
- * into a small buffer, then moved into place. */
+/* Decimal text of 64-bit integers: split into 8-digit parts, each written two digits at
+ * a time straight into place. */
 #include "format_int.h"
 
 #include <string.h>
@@ -17,28 +17,48 @@ static const char jj_digit_pairs[200] = {
     '9','0','9','1','9','2','9','3','9','4','9','5','9','6','9','7','9','8','9','9',
 };
 
-size_t jj_format_uint64(uint64_t v, char *out) {
-    if (v < 10) {
-        out[0] = (char)('0' + v);
-        return 1;
-    }
-    char tmp[JJ_INT_MAX_CHARS];
-    char *p = tmp + sizeof tmp;
-    while (v >= 100) {
-        unsigned pair = (unsigned)(v % 100);
-        v /= 100;
+/* u < 10^8 without leading zeros; returns the length. Written back to front from the
+ * known length, two digits at a time, with no intermediate buffer. */
+static inline size_t jj_format_small(uint32_t u, char *out) {
+    size_t n = 1 + (u >= 10) + (u >= 100) + (u >= 1000) + (u >= 10000) + (u >= 100000) +
+               (u >= 1000000) + (u >= 10000000);
+    char *p = out + n;
+    while (u >= 100) {
         p -= 2;
-        memcpy(p, &jj_digit_pairs[pair * 2], 2);
+        memcpy(p, &jj_digit_pairs[(u % 100) * 2], 2);
+        u /= 100;
     }
-    if (v >= 10) {
-        p -= 2;
-        memcpy(p, &jj_digit_pairs[v * 2], 2);
-    } else {
-        *--p = (char)('0' + v);
-    }
-    size_t n = (size_t)(tmp + sizeof tmp - p);
-    memcpy(out, p, n);
+    if (u >= 10)
+        memcpy(p - 2, &jj_digit_pairs[u * 2], 2);
+    else
+        p[-1] = (char)('0' + u);
     return n;
+}
+
+/* u < 10^8 as exactly 8 digits. The three divisions are independent of each other, so
+ * the digit pairs do not wait on a chain of divisions. */
+static inline void jj_format_eight(uint32_t u, char *out) {
+    uint32_t a = u / 1000000, b = u / 10000, c = u / 100;
+    memcpy(out, &jj_digit_pairs[a * 2], 2);
+    memcpy(out + 2, &jj_digit_pairs[(b - 100 * a) * 2], 2);
+    memcpy(out + 4, &jj_digit_pairs[(c - 100 * b) * 2], 2);
+    memcpy(out + 6, &jj_digit_pairs[(u - 100 * c) * 2], 2);
+}
+
+size_t jj_format_uint64(uint64_t v, char *out) {
+    const uint64_t e8 = 100000000u, e16 = e8 * e8;
+    if (v < e8) return jj_format_small((uint32_t)v, out);
+    if (v < e16) {
+        uint64_t hi = v / e8;
+        size_t n = jj_format_small((uint32_t)hi, out);
+        jj_format_eight((uint32_t)(v - hi * e8), out + n);
+        return n + 8;
+    }
+    uint64_t top = v / e16, rest = v - top * e16, mid = rest / e8;
+    size_t n = jj_format_small((uint32_t)top, out);
+    jj_format_eight((uint32_t)mid, out + n);
+    jj_format_eight((uint32_t)(rest - mid * e8), out + n + 8);
+    return n + 16;
 }
 
 size_t jj_format_int64(int64_t v, char *out) {

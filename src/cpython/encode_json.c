@@ -33,13 +33,13 @@ typedef struct jj_live {
     Py_ssize_t rest_i;
 } jj_live;
 
-static int enc_value(jj_enc *e, PyObject *o, Py_ssize_t level);
+static int enc_value(jj_json_enc *e, PyObject *o, Py_ssize_t level);
 
-static const char *enc_recursion_where(const jj_enc *e) {
+static const char *enc_recursion_where(const jj_json_enc *e) {
     return e->py_path ? " while calling a Python object" : " while encoding a JSON object";
 }
 
-static int enc_enter(jj_enc *e) {
+static int enc_enter(jj_json_enc *e) {
     if (e->py_levels_left >= 0 && e->py_levels_left-- == 0) {
         e->py_levels_left = 0;
         PyErr_SetString(PyExc_RecursionError, "maximum recursion depth exceeded");
@@ -54,14 +54,14 @@ static int enc_enter(jj_enc *e) {
     return Py_EnterRecursiveCall(enc_recursion_where(e)) ? -1 : 0;
 }
 
-static void enc_leave(jj_enc *e) {
+static void enc_leave(jj_json_enc *e) {
     if (e->py_levels_left >= 0) e->py_levels_left++;
     Py_LeaveRecursiveCall();
 }
 
 /* ---- circular references: the path of containers being encoded ---- */
 
-static int path_push(jj_enc *e, PyObject *o) {
+static int path_push(jj_json_enc *e, PyObject *o) {
     if (!e->check_circular) return 0;
     for (Py_ssize_t i = e->depth; i-- > 0;) {
         if (e->path[i] == o) {
@@ -83,12 +83,12 @@ static int path_push(jj_enc *e, PyObject *o) {
     return 0;
 }
 
-static void path_pop(jj_enc *e) {
+static void path_pop(jj_json_enc *e) {
     if (e->check_circular) e->depth--;
 }
 
 /* Before user code runs: the dicts read in place become lists of their remaining items. */
-static int freeze_live(jj_enc *e) {
+static int freeze_live(jj_json_enc *e) {
 #if PY_VERSION_HEX >= 0x030C0000
     /* from 3.12 json's C encoder reads exact dicts in place too: nothing to do */
     (void)e;
@@ -115,7 +115,7 @@ static int freeze_live(jj_enc *e) {
 
 /* ---- scalars ---- */
 
-static int put_int(jj_enc *e, PyObject *o) {
+static int put_int(jj_json_enc *e, PyObject *o) {
     long long v;
 #if PY_VERSION_HEX >= 0x030C0000
     if (PyUnstable_Long_IsCompact((PyLongObject *)o)) {
@@ -148,7 +148,7 @@ static int put_int(jj_enc *e, PyObject *o) {
 }
 
 /* NaN and the infinities: json's spellings, or its ValueError without allow_nan. */
-static int put_nonfinite(jj_enc *e, PyObject *o, double d) {
+static int put_nonfinite(jj_json_enc *e, PyObject *o, double d) {
     if (!e->allow_nan) {
         if (!e->py_path && PY_VERSION_HEX < 0x030C0000) { /* 3.12 added the repr */
             PyErr_SetString(PyExc_ValueError, "Out of range float values are not JSON compliant");
@@ -164,7 +164,7 @@ static int put_nonfinite(jj_enc *e, PyObject *o, double d) {
     return jj_out_ascii(&e->out, "NaN", 3);
 }
 
-static int put_float(jj_enc *e, PyObject *o) {
+static int put_float(jj_json_enc *e, PyObject *o) {
     double d = PyFloat_AS_DOUBLE(o);
     if (!isfinite(d)) return put_nonfinite(e, o, d);
     if (e->out.ksize == 1) {
@@ -176,7 +176,7 @@ static int put_float(jj_enc *e, PyObject *o) {
     return jj_out_ascii(&e->out, buf, jj_format_double_repr(d, buf));
 }
 
-static int put_str(jj_enc *e, PyObject *o) {
+static int put_str(jj_json_enc *e, PyObject *o) {
     if (PyUnicode_IS_COMPACT_ASCII(o) && e->out.ksize == 1) {
         int r = jj_out_plain_ascii(&e->out, (const uint8_t *)(((PyASCIIObject *)o) + 1),
                                    (size_t)((PyASCIIObject *)o)->length, e->ensure_ascii);
@@ -190,7 +190,7 @@ static int put_str(jj_enc *e, PyObject *o) {
 
 /* ---- separators and indentation ---- */
 
-static int put_newline(jj_enc *e, Py_ssize_t level) {
+static int put_newline(jj_json_enc *e, Py_ssize_t level) {
     if (!e->seps_raw) {
         size_t n = (size_t)e->indent_n;
         if ((size_t)level > ((size_t)PY_SSIZE_T_MAX / 4) / (n ? n : 1)) return PyErr_NoMemory(), -1;
@@ -218,14 +218,14 @@ static int put_newline(jj_enc *e, Py_ssize_t level) {
 
 /* The item separator, then (with indent) the newline of an item at `level`. */
 /* A separator of at most 8 ASCII bytes: one 8-byte store. */
-static inline int put_sep8(jj_enc *e, const char *sep8, Py_ssize_t n) {
+static inline int put_sep8(jj_json_enc *e, const char *sep8, Py_ssize_t n) {
     if (jj_out_reserve(&e->out, 8)) return -1;
     memcpy(e->out.w.pos, sep8, 8);
     e->out.w.pos += n;
     return 0;
 }
 
-static int put_item_sep(jj_enc *e, Py_ssize_t level) {
+static int put_item_sep(jj_json_enc *e, Py_ssize_t level) {
     if (e->seps_small && e->out.ksize == 1 && !e->indent) return put_sep8(e, e->item_sep8, e->item_sep_n);
     int rc = e->seps_raw ? jj_out_raw(&e->out, e->item_sep)
                          : jj_out_ascii(&e->out, e->item_sep_a, (size_t)e->item_sep_n);
@@ -233,7 +233,7 @@ static int put_item_sep(jj_enc *e, Py_ssize_t level) {
     return rc;
 }
 
-static int put_key_sep(jj_enc *e) {
+static int put_key_sep(jj_json_enc *e) {
     if (e->seps_small && e->out.ksize == 1) return put_sep8(e, e->key_sep8, e->key_sep_n);
     if (e->seps_raw) return jj_out_raw(&e->out, e->key_sep);
     return jj_out_ascii(&e->out, e->key_sep_a, (size_t)e->key_sep_n);
@@ -241,7 +241,7 @@ static int put_key_sep(jj_enc *e) {
 
 /* ---- lists and tuples ---- */
 
-static int enc_list(jj_enc *e, PyObject *seq, Py_ssize_t level) {
+static int enc_list(jj_json_enc *e, PyObject *seq, Py_ssize_t level) {
     int rc = -1, pushed = 0, opened = 0;
     PyObject *items;
     Py_INCREF(seq);
@@ -300,7 +300,7 @@ done:
 /* ---- dicts ---- */
 
 /* Whether json writes this key: 1 yes, 0 skipped (skipkeys), -1 TypeError. */
-static int key_check(jj_enc *e, PyObject *key) {
+static int key_check(jj_json_enc *e, PyObject *key) {
     if (PyUnicode_Check(key) || PyFloat_Check(key) || PyLong_Check(key) || key == Py_None) return 1;
     if (e->skipkeys) return 0;
     if (!e->py_path) {
@@ -315,7 +315,7 @@ static int key_check(jj_enc *e, PyObject *key) {
 }
 
 /* A key as json coerces it: True -> "true", 1.5 -> "1.5", None -> "null". */
-static int put_key(jj_enc *e, PyObject *key) {
+static int put_key(jj_json_enc *e, PyObject *key) {
     if (PyUnicode_Check(key)) return put_str(e, key);
     if (key == Py_True || key == Py_False || key == Py_None) {
         const char *text = key == Py_True ? "\"true\"" : key == Py_False ? "\"false\"" : "\"null\"";
@@ -327,7 +327,7 @@ static int put_key(jj_enc *e, PyObject *key) {
 }
 
 /* Separator (unless first) and key: 0 written, 1 skipped, -1 error. */
-static int put_key_first(jj_enc *e, PyObject *key, int first, Py_ssize_t level) {
+static int put_key_first(jj_json_enc *e, PyObject *key, int first, Py_ssize_t level) {
     int ok = key_check(e, key);
     if (ok <= 0) return ok < 0 ? -1 : 1;
     if (!first && put_item_sep(e, level + 1)) return -1;
@@ -384,7 +384,7 @@ fail:
     return -1;
 }
 
-static int enc_dict(jj_enc *e, PyObject *d, Py_ssize_t level) {
+static int enc_dict(jj_json_enc *e, PyObject *d, Py_ssize_t level) {
     int rc = -1, pushed = 0, first = 1, exact = PyDict_CheckExact(d);
     PyObject *items = NULL, *keys = NULL, *vals = NULL;
     jj_live live = {e->live, d, 0, NULL, 0};
@@ -459,7 +459,7 @@ done:
 
 /* ---- everything else: default() ---- */
 
-static int enc_default(jj_enc *e, PyObject *o, Py_ssize_t level) {
+static int enc_default(jj_json_enc *e, PyObject *o, Py_ssize_t level) {
     if (path_push(e, o)) return -1;
     int rc = -1;
     PyObject *replaced = NULL;
@@ -477,7 +477,7 @@ done:
     return rc;
 }
 
-static int enc_container(jj_enc *e, PyObject *o, Py_ssize_t level, int is_dict) {
+static int enc_container(jj_json_enc *e, PyObject *o, Py_ssize_t level, int is_dict) {
     if (enc_enter(e)) return -1;
     int rc = is_dict ? enc_dict(e, o, level) : enc_list(e, o, level);
     enc_leave(e);
@@ -485,7 +485,7 @@ static int enc_container(jj_enc *e, PyObject *o, Py_ssize_t level, int is_dict) 
 }
 
 /* json's order of tests: the exact types first only because they are the common case. */
-static int enc_value(jj_enc *e, PyObject *o, Py_ssize_t level) {
+static int enc_value(jj_json_enc *e, PyObject *o, Py_ssize_t level) {
     PyTypeObject *t = Py_TYPE(o);
     if (t == &PyUnicode_Type) return put_str(e, o);
     if (t == &PyLong_Type) return put_int(e, o);
@@ -503,13 +503,13 @@ static int enc_value(jj_enc *e, PyObject *o, Py_ssize_t level) {
     return enc_default(e, o, level);
 }
 
-int jj_encode_value(jj_enc *e, PyObject *obj) {
+int jj_encode_value(jj_json_enc *e, PyObject *obj) {
     uintptr_t base = (uintptr_t)&base;
     e->stack_base = base;
     return enc_value(e, obj, 0);
 }
 
-void jj_enc_release(jj_enc *e) {
+void jj_enc_release(jj_json_enc *e) {
     PyMem_Free(e->path);
     e->path = NULL;
     e->depth = e->path_cap = 0;

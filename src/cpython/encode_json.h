@@ -153,7 +153,7 @@ static inline int jj_str_level(PyObject *s) {
 
 struct jj_live;
 
-typedef struct jj_enc {
+typedef struct jj_json_enc {
     jj_out out;
     jj_state *st;
     int ensure_ascii, allow_nan, skipkeys, sort_keys, check_circular;
@@ -173,19 +173,19 @@ typedef struct jj_enc {
     struct jj_live *live;   /* innermost dict iterated in place (C-encoder semantics) */
     Py_ssize_t py_levels_left; /* 3.12's Python encoder: Python frames left, or -1 */
     uintptr_t stack_base;   /* address of a local at the start, for the stack cap */
-} jj_enc;
+} jj_json_enc;
 
 /* Encode obj into e->out (started by the caller). 0, or -1 with an exception set. */
-int jj_encode_value(jj_enc *e, PyObject *obj);
-void jj_enc_release(jj_enc *e);
+int jj_encode_value(jj_json_enc *e, PyObject *obj);
+void jj_enc_release(jj_json_enc *e);
 
 /* ---- entry points (encode_json_api.c) ---- */
 
 PyObject *jj_dumps(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 PyObject *jj_dump(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 /* Interned keyword names and json's functions, cached in the module state. */
-int jj_encode_init_state(jj_state *st, PyObject *json);
-int jj_encode_traverse_state(jj_state *st, visitproc visit, void *arg);
-void jj_encode_clear_state(jj_state *st);
+int jj_dumps_init_state(jj_state *st, PyObject *json);
+int jj_dumps_traverse_state(jj_state *st, visitproc visit, void *arg);
+void jj_dumps_clear_state(jj_state *st);
 
 #endif

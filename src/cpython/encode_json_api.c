@@ -56,7 +56,7 @@ static Py_ssize_t python_frames_left(int for_dump) {
 #endif
 }
 
-int jj_encode_init_state(jj_state *st, PyObject *json) {
+int jj_dumps_init_state(jj_state *st, PyObject *json) {
     st->json_dumps = PyObject_GetAttrString(json, "dumps");
     st->json_dump = st->json_dumps ? PyObject_GetAttrString(json, "dump") : NULL;
     PyObject *encoder = st->json_dump ? PyObject_GetAttrString(json, "JSONEncoder") : NULL;
@@ -71,14 +71,14 @@ int jj_encode_init_state(jj_state *st, PyObject *json) {
     return st->space ? 0 : -1;
 }
 
-int jj_encode_traverse_state(jj_state *st, visitproc visit, void *arg) {
+int jj_dumps_traverse_state(jj_state *st, visitproc visit, void *arg) {
     Py_VISIT(st->json_dumps);
     Py_VISIT(st->json_dump);
     Py_VISIT(st->json_encoder_default);
     return 0;
 }
 
-void jj_encode_clear_state(jj_state *st) {
+void jj_dumps_clear_state(jj_state *st) {
     Py_CLEAR(st->json_dumps);
     Py_CLEAR(st->json_dump);
     Py_CLEAR(st->json_encoder_default);
@@ -126,7 +126,7 @@ static int ready(PyObject *s) {
 }
 
 /* The separators as they are written: ASCII bytes, or seps_raw for the str path. */
-static void set_separator_bytes(jj_enc *e) {
+static void set_separator_bytes(jj_json_enc *e) {
     e->seps_raw = !PyUnicode_IS_ASCII(e->item_sep) || !PyUnicode_IS_ASCII(e->key_sep) ||
                   (e->indent && !PyUnicode_IS_ASCII(e->indent));
     e->item_sep_a = (const char *)PyUnicode_DATA(e->item_sep);
@@ -161,7 +161,7 @@ static void leave_frames(int n) {
 /* The text json.dumps (for_dump: the text json.dump writes) gives for obj and these
  * keywords. NULL with *to_json set (no exception) when json must do it. */
 static PyObject *encode(jj_state *st, PyObject *obj, PyObject **kw, int for_dump, int *to_json) {
-    jj_enc e;
+    jj_json_enc e;
     memset(&e, 0, sizeof e);
     e.st = st;
     PyObject *result = NULL, *item_sep = NULL, *key_sep = NULL;

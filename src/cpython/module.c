@@ -9,6 +9,7 @@
 
 #include "lazy.h"
 #include "encode_json.h"
+#include "encode_orjson.h"
 #include "state.h"
 
 static inline jj_state *jj_get_state(PyObject *module) { return (jj_state *)PyModule_GetState(module); }
@@ -346,6 +347,8 @@ static PyMethodDef jj_methods[] = {
      "ensure_ascii=False), as bytes (UTF-8); indent is an int or a str. Invalid input raises\n"
      "what json.loads raises. Numbers and strings keep their source spelling, duplicate keys\n"
      "are all kept, and there is no nesting or int digit limit."},
+    {"dumpb", (PyCFunction)(void (*)(void))jj_dumpb, METH_FASTCALL | METH_KEYWORDS,
+     "dumpb(obj, /, default=None, option=None)\n--\n\nSerialize obj to JSON bytes exactly as orjson.dumps does."},
     {"_stats", jj_stats, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
@@ -359,7 +362,7 @@ static int jj_exec(PyObject *module) {
     if (!json) return -1;
     st->json_loads = PyObject_GetAttrString(json, "loads");
     st->json_decode_error = PyObject_GetAttrString(json, "JSONDecodeError");
-    int encode_ok = st->json_decode_error ? jj_encode_init_state(st, json) : -1;
+    int encode_ok = st->json_decode_error ? jj_dumps_init_state(st, json) : -1;
     Py_DECREF(json);
     if (!st->json_loads || !st->json_decode_error || encode_ok < 0) return -1;
     st->JSONDecodeError = PyErr_NewExceptionWithDoc(
@@ -369,6 +372,7 @@ static int jj_exec(PyObject *module) {
     if (!st->JSONDecodeError) return -1;
     if (PyModule_AddObjectRef(module, "JSONDecodeError", st->JSONDecodeError) < 0) return -1;
     if (jj_lazy_add_types(module, st) < 0) return -1;
+    if (jj_native_init(st) < 0 || jj_dumpb_init(st, module) < 0) return -1;
     return 0;
 }
 
@@ -379,7 +383,8 @@ static int jj_traverse(PyObject *module, visitproc visit, void *arg) {
     Py_VISIT(st->json_loads);
     Py_VISIT(st->json_decode_error);
     for (int i = 0; i < JJ_LT_COUNT_; i++) Py_VISIT(st->lazy_types[i]);
-    return jj_encode_traverse_state(st, visit, arg);
+    int rc = jj_dumps_traverse_state(st, visit, arg);
+    return rc ? rc : jj_dumpb_traverse(st, visit, arg);
 }
 
 static int jj_clear(PyObject *module) {
@@ -389,7 +394,9 @@ static int jj_clear(PyObject *module) {
     Py_CLEAR(st->json_loads);
     Py_CLEAR(st->json_decode_error);
     for (int i = 0; i < JJ_LT_COUNT_; i++) Py_CLEAR(st->lazy_types[i]);
-    jj_encode_clear_state(st);
+    jj_dumps_clear_state(st);
+    jj_dumpb_clear(st);
+    jj_native_clear(st);
     jj_key_cache_clear(&st->keys);
     jj_key_cache_clear(&st->values);
     return 0;

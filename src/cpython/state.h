@@ -19,7 +19,23 @@ typedef struct jj_key_cache {
     PyObject *slots[JJ_KEY_CACHE_SLOTS];
 } jj_key_cache;
 
+/* encode_native.c: what dumpb's writers of datetime, uuid.UUID and numpy values keep.
+ * The datetime types come from the datetime C API capsule at exec; uuid, zoneinfo and
+ * numpy are never imported by us: their types are looked up in sys.modules when first
+ * needed (a NULL entry means "not imported yet", so looked up again next time). */
+#define JJ_NP_SCALAR_TYPES 13
+typedef struct jj_native_cache {
+    PyTypeObject *date_type, *datetime_type, *time_type, *delta_type, *timezone_type;
+    PyObject *utc; /* datetime.timezone.utc */
+    PyTypeObject *zoneinfo_type, *uuid_type;
+    PyTypeObject *np_ndarray;
+    PyTypeObject *np_scalars[JJ_NP_SCALAR_TYPES]; /* in jj_np_scalar order (encode_numpy.c) */
+    PyObject *str_int, *str_utcoffset, *str_normalize, *str_convert, *str_array_struct,
+        *str_dtype, *str_str;
+} jj_native_cache;
+
 typedef struct jj_state {
+    jj_native_cache native; /* encode_native.c */
     PyObject *JSONDecodeError;   /* jetjson.JSONDecodeError */
     PyObject *json_loads;        /* json.loads, for what the fast path leaves to json */
     PyObject *json_decode_error; /* json.JSONDecodeError */
@@ -34,6 +50,12 @@ typedef struct jj_state {
     PyObject *json_encoder_default; /* json.JSONEncoder.default (the function) */
     PyObject *dumps_kw[JJ_DUMPS_KW_COUNT]; /* interned keyword names, in jj_dumps_kw order */
     PyObject *space;                /* " ", for json's ' ' * indent */
+    /* dumpb (encode_orjson*.c, fragment.c) */
+    PyObject *JSONEncodeError;   /* jetjson.JSONEncodeError, a TypeError */
+    PyTypeObject *Fragment;      /* jetjson.Fragment */
+    PyObject *enum_meta;         /* enum.EnumMeta */
+    PyObject *dataclass_field;   /* dataclasses._FIELD, fetched on first use */
+    PyObject *str_value, *str_dict, *str_slots, *str_dataclass_fields, *str_field_type;
 } jj_state;
 
 /* decode.c: tape -> Python objects. Returns NULL with an exception set. */

@@ -1,0 +1,155 @@
+/* dumpb's native types: which kind an object is (as orjson decides it), and the
+ * per-interpreter cache of the types and names the writers need. */
+#include "encode_native.h"
+
+#include "encode_native_internal.h"
+
+/* Python's datetime.h defines a static PyDateTimeAPI in every file that includes it; we
+ * keep the capsule's contents in the module state instead and never use that global. */
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-variable"
+#endif
+#include <datetime.h>
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+/* The numpy scalar types orjson serializes, by their attribute names in numpy, in the
+ * order of jj_np_scalar. */
+static const char *const jj_np_scalar_names[JJ_NP_SCALAR_TYPES] = {
+    "float64", "float32", "int64", "int32", "int16", "int8",
+    "uint64",  "uint32",  "uint16", "uint8", "bool_", "datetime64", "float16",
+};
+
+static PyObject *jj_intern(const char *s) { return PyUnicode_InternFromString(s); }
+
+/* The datetime types and datetime.timezone.utc, from the C API capsule. */
+static void jj_native_datetime_types(jj_native_cache *c, PyDateTime_CAPI *api) {
+    c->date_type = (PyTypeObject *)Py_NewRef(api->DateType);
+    c->datetime_type = (PyTypeObject *)Py_NewRef(api->DateTimeType);
+    c->time_type = (PyTypeObject *)Py_NewRef(api->TimeType);
+    c->delta_type = (PyTypeObject *)Py_NewRef(api->DeltaType);
+    c->utc = Py_NewRef(api->TimeZone_UTC);
+    c->timezone_type = (PyTypeObject *)Py_NewRef((PyObject *)Py_TYPE(api->TimeZone_UTC));
+}
+
+int jj_native_init(jj_state *st) {
+    jj_native_cache *c = &st->native;
+    PyDateTime_CAPI *api = (PyDateTime_CAPI *)PyCapsule_Import(PyDateTime_CAPSULE_NAME, 0);
+    if (!api) {
+        /* no C datetime here (3.12's _datetime refuses own-GIL sub-interpreters, where
+         * datetime is the pure-Python one): the module still loads, and datetime
+         * values go to `default` like any unknown type */
+        if (!PyErr_ExceptionMatches(PyExc_ImportError) && !PyErr_ExceptionMatches(PyExc_AttributeError))
+            return -1;
+        PyErr_Clear();
+    } else {
+        jj_native_datetime_types(c, api);
+    }
+    c->str_int = jj_intern("int");
+    c->str_utcoffset = jj_intern("utcoffset");
+    c->str_normalize = jj_intern("normalize");
+    c->str_convert = jj_intern("convert");
+    c->str_array_struct = jj_intern("__array_struct__");
+    c->str_dtype = jj_intern("dtype");
+    c->str_str = jj_intern("str");
+    if (!c->str_int || !c->str_utcoffset || !c->str_normalize || !c->str_convert ||
+        !c->str_array_struct || !c->str_dtype || !c->str_str)
+        return -1;
+    return 0;
+}
+
+void jj_native_clear(jj_state *st) {
+    jj_native_cache *c = &st->native;
+    Py_CLEAR(c->date_type);
+    Py_CLEAR(c->datetime_type);
+    Py_CLEAR(c->time_type);
+    Py_CLEAR(c->delta_type);
+    Py_CLEAR(c->timezone_type);
+    Py_CLEAR(c->utc);
+    Py_CLEAR(c->zoneinfo_type);
+    Py_CLEAR(c->uuid_type);
+    Py_CLEAR(c->np_ndarray);
+    for (int i = 0; i < JJ_NP_SCALAR_TYPES; i++) Py_CLEAR(c->np_scalars[i]);
+    Py_CLEAR(c->str_int);
+    Py_CLEAR(c->str_utcoffset);
+    Py_CLEAR(c->str_normalize);
+    Py_CLEAR(c->str_convert);
+    Py_CLEAR(c->str_array_struct);
+    Py_CLEAR(c->str_dtype);
+    Py_CLEAR(c->str_str);
+}
+
+/* The type `module.name` if that module is already imported, else NULL (no exception:
+ * a module nobody imported has no instances to serialize). */
+static PyTypeObject *jj_imported_type(const char *module, const char *name) {
+    PyObject *mod_name = PyUnicode_FromString(module);
+    PyObject *mod = mod_name ? PyImport_GetModule(mod_name) : NULL;
+    Py_XDECREF(mod_name);
+    PyObject *type = mod ? PyObject_GetAttrString(mod, name) : NULL;
+    Py_XDECREF(mod);
+    if (type && !PyType_Check(type)) Py_CLEAR(type);
+    if (PyErr_Occurred()) PyErr_Clear();
+    return (PyTypeObject *)type;
+}
+
+PyTypeObject *jj_native_zoneinfo_type(jj_state *st) {
+    if (!st->native.zoneinfo_type) st->native.zoneinfo_type = jj_imported_type("zoneinfo", "ZoneInfo");
+    return st->native.zoneinfo_type;
+}
+
+/* numpy's types, all at once, once numpy is imported. */
+static int jj_numpy_ready(jj_native_cache *c) {
+    if (c->np_ndarray) return 1;
+    PyTypeObject *nd = jj_imported_type("numpy", "ndarray");
+    if (!nd) return 0;
+    PyTypeObject *scalars[JJ_NP_SCALAR_TYPES] = {NULL};
+    int ok = 1;
+    for (int i = 0; i < JJ_NP_SCALAR_TYPES && ok; i++) {
+        scalars[i] = jj_imported_type("numpy", jj_np_scalar_names[i]);
+        ok = scalars[i] != NULL;
+    }
+    if (!ok) {
+        Py_DECREF(nd);
+        for (int i = 0; i < JJ_NP_SCALAR_TYPES; i++) Py_XDECREF(scalars[i]);
+        return 0;
+    }
+    for (int i = 0; i < JJ_NP_SCALAR_TYPES; i++) c->np_scalars[i] = scalars[i];
+    c->np_ndarray = nd;
+    return 1;
+}
+
+int jj_native_np_scalar_index(jj_state *st, PyTypeObject *type) {
+    for (int i = 0; i < JJ_NP_SCALAR_TYPES; i++)
+        if (st->native.np_scalars[i] == type) return i;
+    return -1;
+}
+
+jj_native_kind jj_native_classify(jj_state *st, PyObject *obj, uint32_t opts) {
+    jj_native_cache *c = &st->native;
+    PyTypeObject *type = Py_TYPE(obj);
+    /* orjson takes these by exact type only; subclasses go to default */
+    if (!(opts & JJ_OPT_PASSTHROUGH_DATETIME) || (opts & JJ_NATIVE_KEY)) {
+        if (type == c->datetime_type) return JJ_NATIVE_DATETIME;
+        if (type == c->date_type) return JJ_NATIVE_DATE;
+        if (type == c->time_type) return JJ_NATIVE_TIME;
+    }
+    if (!c->uuid_type) c->uuid_type = jj_imported_type("uuid", "UUID");
+    if (type == c->uuid_type && type) return JJ_NATIVE_UUID;
+    if (!(opts & JJ_OPT_SERIALIZE_NUMPY) || (opts & JJ_NATIVE_KEY) || !jj_numpy_ready(c))
+        return JJ_NATIVE_NONE;
+    if (type == c->np_ndarray) return JJ_NATIVE_NUMPY_ARRAY;
+    if (jj_native_np_scalar_index(st, type) >= 0) return JJ_NATIVE_NUMPY_SCALAR;
+    return JJ_NATIVE_NONE;
+}
+
+int jj_native_error(jj_state *st, const char *msg) {
+    PyErr_SetString(st->JSONEncodeError ? st->JSONEncodeError : PyExc_TypeError, msg);
+    return -1;
+}
+
+Py_ssize_t jj_native_text(jj_state *st, PyObject *obj, jj_native_kind kind, uint32_t opts, char *out) {
+    if (kind == JJ_NATIVE_UUID) return jj_uuid_text(st, obj, out);
+    return jj_datetime_text(st, obj, kind, opts, out);
+}

@@ -1,0 +1,73 @@
+/* dumpb's native types: the contract between the orjson-compatible encoder
+ * (encode_orjson.c, which walks objects and decides what each one is) and the writers
+ * of datetime/date/time (encode_datetime.c), uuid.UUID (encode_uuid.c) and numpy
+ * (encode_numpy.c). */
+#ifndef JJ_CPYTHON_ENCODE_NATIVE_H
+#define JJ_CPYTHON_ENCODE_NATIVE_H
+
+#include <stdint.h>
+
+#include "state.h"
+#include "writer.h"
+
+/* orjson's option bits, same numeric values. */
+#define JJ_OPT_INDENT_2 (1u << 0)
+#define JJ_OPT_NAIVE_UTC (1u << 1)
+#define JJ_OPT_NON_STR_KEYS (1u << 2)
+#define JJ_OPT_OMIT_MICROSECONDS (1u << 3)
+#define JJ_OPT_SERIALIZE_NUMPY (1u << 4)
+#define JJ_OPT_SORT_KEYS (1u << 5)
+#define JJ_OPT_STRICT_INTEGER (1u << 6)
+#define JJ_OPT_UTC_Z (1u << 7)
+#define JJ_OPT_PASSTHROUGH_SUBCLASS (1u << 8)
+#define JJ_OPT_PASSTHROUGH_DATETIME (1u << 9)
+#define JJ_OPT_APPEND_NEWLINE (1u << 10)
+#define JJ_OPT_PASSTHROUGH_DATACLASS (1u << 11)
+#define JJ_OPT_ALL ((1u << 12) - 1)
+
+/* Not an orjson option: the caller ORs it into opts when it classifies or writes a
+ * dict key under JJ_OPT_NON_STR_KEYS. orjson then ignores PASSTHROUGH_DATETIME and takes
+ * no numpy value as a key. */
+#define JJ_NATIVE_KEY (1u << 31)
+
+/* Longest text of a datetime/date/time/UUID value, without quotes. */
+#define JJ_NATIVE_TEXT_MAX 64
+
+typedef enum jj_native_kind {
+    JJ_NATIVE_NONE = 0,   /* not one of these: the caller goes on with its own checks */
+    JJ_NATIVE_DATETIME,
+    JJ_NATIVE_DATE,
+    JJ_NATIVE_TIME,
+    JJ_NATIVE_UUID,
+    JJ_NATIVE_NUMPY_ARRAY,
+    JJ_NATIVE_NUMPY_SCALAR,
+} jj_native_kind;
+
+/* What obj is, among the kinds above, exactly as orjson decides it for these options
+ * (exact type or subclass as orjson does; numpy only with JJ_OPT_SERIALIZE_NUMPY and
+ * only when numpy is already imported; datetime kinds are JJ_NATIVE_NONE under
+ * JJ_OPT_PASSTHROUGH_DATETIME). Never raises. */
+jj_native_kind jj_native_classify(jj_state *st, PyObject *obj, uint32_t opts);
+
+/* The text orjson writes for a DATETIME, DATE, TIME or UUID (without the quotes) into
+ * out (JJ_NATIVE_TEXT_MAX bytes). Returns its length, or -1 with an exception set
+ * (jetjson.JSONEncodeError with orjson's message where orjson raises, e.g. a time with
+ * a tzinfo; or whatever utcoffset() raised). Used for values and, with
+ * JJ_OPT_NON_STR_KEYS, for dict keys. */
+Py_ssize_t jj_native_text(jj_state *st, PyObject *obj, jj_native_kind kind, uint32_t opts, char *out);
+
+/* Writes a NUMPY_ARRAY or NUMPY_SCALAR as orjson does, laid out for JJ_OPT_INDENT_2 at
+ * nesting `depth` (the depth of the array itself: 0 for the root) when that option is
+ * set. Returns 0, or -1 with an exception set (orjson's JSONEncodeError messages for
+ * unsupported dtypes and non-contiguous arrays). An array orjson would hand to
+ * `default` (it does so for some dtypes) returns 1 with nothing written and no
+ * exception, so the caller can go on to `default`. */
+int jj_native_write_numpy(jj_state *st, jj_writer *w, PyObject *obj, jj_native_kind kind, uint32_t opts,
+                          int depth);
+
+/* Per-interpreter setup and teardown of what these writers cache (type objects,
+ * the datetime C API capsule): called from the module's exec and clear/free. */
+int jj_native_init(jj_state *st);
+void jj_native_clear(jj_state *st);
+
+#endif

@@ -1,0 +1,334 @@
+/* dumpb: the entry point and the walker for the exact built-in types (str, int, float,
+ * bool, None, list, tuple, dict). Everything else is jj_enc_other's (objects file).
+ *
+ * References: a container is held (one reference) while it is walked, and everything
+ * that can run Python code (default, enum values, dataclass attributes) holds the
+ * object it works on, so a `default` that empties the containers being walked cannot
+ * free what is in use. Lists are re-measured on every item for the same reason. */
+#include "encode_orjson.h"
+
+#include <math.h>
+
+#include "format_double.h"
+#include "format_int.h"
+
+int jj_enc_fail(jj_orjson_enc *e, const char *msg) {
+    PyErr_SetString(e->st->JSONEncodeError, msg);
+    return -1;
+}
+
+int jj_enc_indent(jj_orjson_enc *e, int depth) {
+    size_t n = 1 + 2 * (size_t)depth;
+    if (jj_writer_reserve(&e->w, n)) return -1;
+    e->w.pos[0] = '\n';
+    memset(e->w.pos + 1, ' ', n - 1);
+    e->w.pos += n;
+    return 0;
+}
+
+static int jj_put_literal(jj_orjson_enc *e, const char *text, size_t n) { return jj_writer_put(&e->w, text, n); }
+
+/* ---- numbers ---- */
+
+#define JJ_MAX_53 ((int64_t)9007199254740991) /* 2**53 - 1 */
+
+static inline int jj_put_int64(jj_orjson_enc *e, int64_t v) {
+    if ((uint64_t)v < 100) { /* small counts and flags: no call */
+        if (jj_writer_reserve(&e->w, 2)) return -1;
+        if (v < 10) {
+            *e->w.pos++ = (uint8_t)('0' + v);
+        } else {
+            e->w.pos[0] = (uint8_t)('0' + v / 10);
+            e->w.pos[1] = (uint8_t)('0' + v % 10);
+            e->w.pos += 2;
+        }
+        return 0;
+    }
+    if ((e->opts & JJ_OPT_STRICT_INTEGER) && (v > JJ_MAX_53 || v < -JJ_MAX_53))
+        return jj_enc_fail(e, "Integer exceeds 53-bit range");
+    if (jj_writer_reserve(&e->w, JJ_INT_MAX_CHARS)) return -1;
+    e->w.pos += jj_format_int64(v, (char *)e->w.pos);
+    return 0;
+}
+
+/* Ints that do not fit a single machine digit: int64, then uint64, else orjson's error. */
+static int jj_enc_int_slow(jj_orjson_enc *e, PyObject *obj) {
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (!overflow) return jj_put_int64(e, (int64_t)v);
+    if (overflow > 0) {
+        unsigned long long u = PyLong_AsUnsignedLongLong(obj);
+        if (u == (unsigned long long)-1 && PyErr_Occurred()) {
+            if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return -1;
+            PyErr_Clear();
+        } else {
+            if (e->opts & JJ_OPT_STRICT_INTEGER) return jj_enc_fail(e, "Integer exceeds 53-bit range");
+            if (jj_writer_reserve(&e->w, JJ_INT_MAX_CHARS)) return -1;
+            e->w.pos += jj_format_uint64((uint64_t)u, (char *)e->w.pos);
+            return 0;
+        }
+    }
+    /* past 64 bits the 64-bit message wins, even under STRICT_INTEGER */
+    return jj_enc_fail(e, "Integer exceeds 64-bit range");
+}
+
+static inline int jj_enc_int(jj_orjson_enc *e, PyObject *obj) {
+#if PY_VERSION_HEX >= 0x030C0000
+    if (PyUnstable_Long_IsCompact((PyLongObject *)obj))
+        return jj_put_int64(e, (int64_t)PyUnstable_Long_CompactValue((PyLongObject *)obj));
+#else
+    Py_ssize_t size = Py_SIZE(obj);
+    if (size >= -1 && size <= 1)
+        return jj_put_int64(e, (int64_t)size * (int64_t)((PyLongObject *)obj)->ob_digit[0]);
+#endif
+    return jj_enc_int_slow(e, obj);
+}
+
+size_t jj_enc_format_double(double v, char *out) { return jj_format_double_orjson(v, out); }
+
+static inline int jj_enc_float(jj_orjson_enc *e, PyObject *obj) {
+    double v = PyFloat_AS_DOUBLE(obj);
+    if (!isfinite(v)) return jj_put_literal(e, "null", 4);
+    if (jj_writer_reserve(&e->w, JJ_DOUBLE_BUF_SIZE)) return -1;
+    e->w.pos += jj_enc_format_double(v, (char *)e->w.pos);
+    return 0;
+}
+
+/* ---- containers ---- */
+
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030D0000
+/* CPython 3.11 and 3.12 lay out a dict's keys table like this (pycore_dict.h); walking
+ * a combined table's entries here saves PyDict_Next's call and checks per item (a
+ * sixth of the time on dict-heavy documents). Split tables still go through it. */
+typedef struct jj_dict_keys {
+    Py_ssize_t dk_refcnt;
+    uint8_t dk_log2_size;
+    uint8_t dk_log2_index_bytes;
+    uint8_t dk_kind;
+    uint32_t dk_version;
+    Py_ssize_t dk_usable;
+    Py_ssize_t dk_nentries;
+    char dk_indices[];
+} jj_dict_keys;
+typedef struct jj_dict_entry {
+    Py_hash_t me_hash;
+    PyObject *me_key;
+    PyObject *me_value;
+} jj_dict_entry;
+typedef struct jj_dict_str_entry {
+    PyObject *me_key;
+    PyObject *me_value;
+} jj_dict_str_entry;
+#define JJ_DICT_KEYS_GENERAL 0
+#define JJ_DICT_KEYS_UNICODE 1
+#endif
+
+/* PyDict_Next, same positions (entry indexes) and results. The table is re-read on every
+ * step, so a dict changed meanwhile (by default) is walked as PyDict_Next would. */
+static inline int jj_dict_next(PyObject *dict, Py_ssize_t *pos, PyObject **key, PyObject **value) {
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030D0000
+    PyDictObject *mp = (PyDictObject *)dict;
+    const jj_dict_keys *keys = (const jj_dict_keys *)(const void *)mp->ma_keys;
+    if (mp->ma_values == NULL && (keys->dk_kind == JJ_DICT_KEYS_UNICODE || keys->dk_kind == JJ_DICT_KEYS_GENERAL)) {
+        Py_ssize_t i = *pos, n = keys->dk_nentries;
+        const char *entries = keys->dk_indices + ((size_t)1 << keys->dk_log2_index_bytes);
+        if (i < 0) return 0;
+        if (keys->dk_kind == JJ_DICT_KEYS_UNICODE) {
+            const jj_dict_str_entry *ep = (const jj_dict_str_entry *)(const void *)entries;
+            while (i < n && ep[i].me_value == NULL) i++;
+            if (i >= n) return 0;
+            *key = ep[i].me_key;
+            *value = ep[i].me_value;
+        } else {
+            const jj_dict_entry *ep = (const jj_dict_entry *)(const void *)entries;
+            while (i < n && ep[i].me_value == NULL) i++;
+            if (i >= n) return 0;
+            *key = ep[i].me_key;
+            *value = ep[i].me_value;
+        }
+        *pos = i + 1;
+        return 1;
+    }
+#endif
+    return PyDict_Next(dict, pos, key, value);
+}
+
+static int jj_enc_dict(jj_orjson_enc *e, PyObject *dict, int depth, int ndefault);
+static int jj_enc_sequence(jj_orjson_enc *e, PyObject *seq, int depth, int ndefault);
+
+/* An item of a container: the scalar types inline, the rest through jj_enc_value. */
+static inline int jj_enc_item(jj_orjson_enc *e, PyObject *obj, int depth, int ndefault) {
+    PyTypeObject *type = Py_TYPE(obj);
+    if (type == &PyUnicode_Type) return jj_enc_str_fast(e, obj);
+    if (type == &PyLong_Type) return jj_enc_int(e, obj);
+    if (type == &PyFloat_Type) return jj_enc_float(e, obj);
+    if (obj == Py_None) return jj_put_literal(e, "null", 4);
+    return jj_enc_value(e, obj, depth, ndefault);
+}
+
+/* list or tuple items, `items` re-read on every step (a list may change under default). */
+static int jj_enc_sequence(jj_orjson_enc *e, PyObject *seq, int depth, int ndefault) {
+    if (depth >= JJ_ENC_MAX_DEPTH) return jj_enc_fail(e, "Recursion limit reached");
+    int is_list = PyList_Check(seq);
+    Py_ssize_t n = Py_SIZE(seq);
+    if (n == 0) return jj_put_literal(e, "[]", 2);
+    int rc = -1;
+    Py_INCREF(seq);
+    if (jj_writer_put_byte(&e->w, '[')) goto done;
+    for (Py_ssize_t i = 0; i < Py_SIZE(seq); i++) {
+        if (i && jj_writer_put_byte(&e->w, ',')) goto done;
+        if (jj_enc_newline(e, depth + 1)) goto done;
+        PyObject *item = is_list ? PyList_GET_ITEM(seq, i) : PyTuple_GET_ITEM(seq, i);
+        if (jj_enc_item(e, item, depth + 1, ndefault)) goto done;
+    }
+    if (jj_enc_newline(e, depth)) goto done;
+    rc = jj_writer_put_byte(&e->w, ']');
+done:
+    Py_DECREF(seq);
+    return rc;
+}
+
+static int jj_enc_dict(jj_orjson_enc *e, PyObject *dict, int depth, int ndefault) {
+    if (depth >= JJ_ENC_MAX_DEPTH) return jj_enc_fail(e, "Recursion limit reached");
+    if (PyDict_GET_SIZE(dict) == 0) return jj_put_literal(e, "{}", 2);
+    if (e->opts & (JJ_OPT_SORT_KEYS | JJ_OPT_NON_STR_KEYS)) return jj_enc_dict_keys(e, dict, depth, ndefault);
+    int rc = -1;
+    Py_INCREF(dict);
+    if (jj_writer_put_byte(&e->w, '{')) goto done;
+    Py_ssize_t pos = 0;
+    PyObject *key, *value;
+    int first = 1;
+    int compact = !(e->opts & JJ_OPT_INDENT_2);
+    while (jj_dict_next(dict, &pos, &key, &value)) {
+        if (!PyUnicode_CheckExact(key)) {
+            jj_enc_fail(e, "Dict key must be str");
+            goto done;
+        }
+        /* the usual key, short ASCII: ',' "key" ':' with one reservation */
+        size_t n = (size_t)PyUnicode_GET_LENGTH(key);
+        if (compact && PyUnicode_IS_COMPACT_ASCII(key) && n < 16) {
+            if (jj_writer_reserve(&e->w, 16 + 4)) goto done;
+            uint8_t *o = e->w.pos;
+            o[0] = ',';
+            o += !first;
+            o[0] = '"';
+            if (!jj_copy_short_check(o + 1, (const uint8_t *)PyUnicode_DATA(key), n)) {
+                o[n + 1] = '"';
+                o[n + 2] = ':';
+                e->w.pos = o + n + 3;
+                first = 0;
+                if (jj_enc_item(e, value, depth + 1, ndefault)) goto done;
+                continue;
+            }
+        }
+        if (!first && jj_writer_put_byte(&e->w, ',')) goto done;
+        first = 0;
+        if (jj_enc_newline(e, depth + 1)) goto done;
+        if (jj_enc_str(e, key) || jj_enc_colon(e)) goto done;
+        if (jj_enc_item(e, value, depth + 1, ndefault)) goto done;
+    }
+    if (jj_enc_newline(e, depth)) goto done;
+    rc = jj_writer_put_byte(&e->w, '}');
+done:
+    Py_DECREF(dict);
+    return rc;
+}
+
+int jj_enc_value(jj_orjson_enc *e, PyObject *obj, int depth, int ndefault) {
+    PyTypeObject *type = Py_TYPE(obj);
+    if (type == &PyUnicode_Type) return jj_enc_str_fast(e, obj);
+    if (type == &PyLong_Type) return jj_enc_int(e, obj);
+    if (type == &PyFloat_Type) return jj_enc_float(e, obj);
+    if (type == &PyDict_Type) return jj_enc_dict(e, obj, depth, ndefault);
+    if (type == &PyList_Type) return jj_enc_sequence(e, obj, depth, ndefault);
+    if (obj == Py_True) return jj_put_literal(e, "true", 4);
+    if (obj == Py_False) return jj_put_literal(e, "false", 5);
+    if (obj == Py_None) return jj_put_literal(e, "null", 4);
+    if (type == &PyTuple_Type) return jj_enc_sequence(e, obj, depth, ndefault);
+    return jj_enc_other(e, obj, depth, ndefault);
+}
+
+/* Subclasses of str/int/list/dict come back here from jj_enc_other. */
+int jj_enc_subclass(jj_orjson_enc *e, PyObject *obj, int depth, int ndefault);
+int jj_enc_subclass(jj_orjson_enc *e, PyObject *obj, int depth, int ndefault) {
+    if (PyUnicode_Check(obj)) return jj_enc_str(e, obj);
+    if (PyLong_Check(obj)) return jj_enc_int_slow(e, obj);
+    if (PyList_Check(obj)) return jj_enc_sequence(e, obj, depth, ndefault);
+    return jj_enc_dict(e, obj, depth, ndefault);
+}
+
+/* ---- the module function ---- */
+
+/* orjson's option check: None, or an exact int within the known bits. Like orjson
+ * 3.13 (which reads the int's lowest 30-bit digit), an int whose low 30 bits are all
+ * zero (1 << 40, -(1 << 64)...) is taken as no options. */
+static int jj_parse_option(jj_state *st, PyObject *option, uint32_t *opts) {
+    *opts = 0;
+    if (!option || option == Py_None) return 0;
+    if (PyLong_CheckExact(option)) {
+        int overflow = 0;
+        long long v = PyLong_AsLongLongAndOverflow(option, &overflow);
+        if (!overflow && v >= 0 && v <= (long long)JJ_OPT_ALL) {
+            *opts = (uint32_t)v;
+            return 0;
+        }
+        /* two's complement keeps the trailing zeros of -x, so the mask works for both signs */
+        unsigned long long low = PyLong_AsUnsignedLongLongMask(option);
+        if (!(low == (unsigned long long)-1 && PyErr_Occurred()) && (low & 0x3FFFFFFFu) == 0) return 0;
+        PyErr_Clear();
+    }
+    PyErr_SetString(st->JSONEncodeError, "Invalid opts");
+    return -1;
+}
+
+/* dumpb(obj, /, default=None, option=None): arguments as orjson.dumps takes them. */
+static int jj_parse_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, PyObject **obj,
+                         PyObject **default_fn, PyObject **option) {
+    *obj = *default_fn = *option = NULL;
+    if (nargs < 1) {
+        PyErr_SetString(PyExc_TypeError, "dumpb() missing 1 required positional argument: 'obj'");
+        return -1;
+    }
+    *obj = args[0];
+    if (nargs >= 2) *default_fn = args[1];
+    if (nargs >= 3) *option = args[2];
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t i = 0; i < nkw; i++) {
+        PyObject *name = PyTuple_GET_ITEM(kwnames, i);
+        PyObject **slot = NULL;
+        const char *label = NULL;
+        if (PyUnicode_CompareWithASCIIString(name, "default") == 0) {
+            slot = default_fn;
+            label = "default";
+        } else if (PyUnicode_CompareWithASCIIString(name, "option") == 0) {
+            slot = option;
+            label = "option";
+        } else {
+            PyErr_SetString(PyExc_TypeError, "dumpb() got an unexpected keyword argument");
+            return -1;
+        }
+        if (*slot) {
+            PyErr_Format(PyExc_TypeError, "dumpb() got multiple values for argument: '%s'", label);
+            return -1;
+        }
+        *slot = args[nargs + i];
+    }
+    if (*default_fn == Py_None) *default_fn = NULL;
+    return 0;
+}
+
+PyObject *jj_dumpb(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    jj_orjson_enc e;
+    PyObject *obj, *option;
+    e.st = (jj_state *)PyModule_GetState(module);
+    if (jj_parse_args(args, nargs, kwnames, &obj, &e.default_fn, &option)) return NULL;
+    if (jj_parse_option(e.st, option, &e.opts)) return NULL;
+    if (jj_writer_start_bytes(&e.w, 1024)) return NULL;
+    if (jj_enc_value(&e, obj, 0, 0) ||
+        ((e.opts & JJ_OPT_APPEND_NEWLINE) && jj_writer_put_byte(&e.w, '\n'))) {
+        jj_writer_abandon(&e.w);
+        return NULL;
+    }
+    return jj_writer_finish(&e.w);
+}

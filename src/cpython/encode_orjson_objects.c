@@ -1,0 +1,318 @@
+/* dumpb: what the walker does not know by exact type, in orjson's order: Fragment,
+ * datetime/date/time/UUID/numpy (encode_native.h), enum members (their value),
+ * subclasses of str/int/list/dict, dataclasses, and finally `default`. */
+#include "encode_orjson.h"
+
+int jj_enc_subclass(jj_orjson_enc *e, PyObject *obj, int depth, int ndefault);
+
+/* ---- Fragment ---- */
+
+static int jj_enc_fragment(jj_orjson_enc *e, PyObject *obj) {
+    PyObject *contents = ((jj_fragment *)obj)->contents;
+    if (PyBytes_Check(contents))
+        return jj_writer_put(&e->w, PyBytes_AS_STRING(contents), (size_t)PyBytes_GET_SIZE(contents));
+    if (!PyUnicode_Check(contents)) return jj_enc_fail(e, "jetjson.Fragment's content is not of type bytes or str");
+    if (PyUnicode_IS_ASCII(contents))
+        return jj_writer_put(&e->w, PyUnicode_DATA(contents), (size_t)PyUnicode_GET_LENGTH(contents));
+    if (jj_str_has_surrogate(contents)) return jj_enc_fail(e, "str is not valid UTF-8: surrogates not allowed");
+    /* a new bytes object, not the str's UTF-8 cache */
+    PyObject *utf8 = PyUnicode_AsUTF8String(contents);
+    if (!utf8) return -1;
+    int rc = jj_writer_put(&e->w, PyBytes_AS_STRING(utf8), (size_t)PyBytes_GET_SIZE(utf8));
+    Py_DECREF(utf8);
+    return rc;
+}
+
+/* ---- dataclasses ---- */
+
+static int jj_starts_with_underscore(PyObject *name) {
+    return PyUnicode_GET_LENGTH(name) > 0 && PyUnicode_READ_CHAR(name, 0) == '_';
+}
+
+/* One "key":value member of a dataclass object; *first tracks the commas. */
+static int jj_enc_member(jj_orjson_enc *e, PyObject *name, PyObject *value, int depth, int ndefault, int *first) {
+    /* the first member's line break was written with the '{' */
+    if (!*first && (jj_writer_put_byte(&e->w, ',') || jj_enc_newline(e, depth + 1))) return -1;
+    *first = 0;
+    if (jj_enc_str(e, name) || jj_enc_colon(e)) return -1;
+    return jj_enc_value(e, value, depth + 1, ndefault);
+}
+
+/* The instance __dict__, in its order, without the names starting with '_'. */
+static int jj_enc_dataclass_dict(jj_orjson_enc *e, PyObject *attrs, int depth, int ndefault, int *first) {
+    Py_ssize_t pos = 0;
+    PyObject *key, *value;
+    while (PyDict_Next(attrs, &pos, &key, &value)) {
+        if (!PyUnicode_CheckExact(key)) return jj_enc_fail(e, "Dict key must be str");
+        if (jj_starts_with_underscore(key)) continue;
+        Py_INCREF(value);
+        int rc = jj_enc_member(e, key, value, depth, ndefault, first);
+        Py_DECREF(value);
+        if (rc) return -1;
+    }
+    return 0;
+}
+
+/* dataclasses._FIELD: the marker of real fields among __dataclass_fields__. */
+static PyObject *jj_field_marker(jj_state *st) {
+    if (!st->dataclass_field) {
+        PyObject *mod = PyImport_ImportModule("dataclasses");
+        if (!mod) return NULL;
+        st->dataclass_field = PyObject_GetAttrString(mod, "_FIELD");
+        Py_DECREF(mod);
+    }
+    return st->dataclass_field;
+}
+
+/* Classes without an instance __dict__ (or with __slots__): the real fields of
+ * __dataclass_fields__, in definition order, read as attributes. */
+static int jj_enc_dataclass_fields(jj_orjson_enc *e, PyObject *obj, int depth, int ndefault, int *first) {
+    PyObject *marker = jj_field_marker(e->st);
+    if (!marker) return -1;
+    PyObject *fields = PyObject_GetAttr(obj, e->st->str_dataclass_fields);
+    if (!fields) return -1;
+    int rc = -1;
+    if (!PyDict_Check(fields)) {
+        PyErr_SetString(PyExc_TypeError, "__dataclass_fields__ is not a dict");
+        goto done;
+    }
+    Py_ssize_t pos = 0;
+    PyObject *name, *field;
+    while (PyDict_Next(fields, &pos, &name, &field)) {
+        if (!PyUnicode_CheckExact(name)) {
+            jj_enc_fail(e, "Dict key must be str");
+            goto done;
+        }
+        if (jj_starts_with_underscore(name)) continue;
+        Py_INCREF(name);
+        PyObject *kind = PyObject_GetAttr(field, e->st->str_field_type);
+        PyObject *value = kind && kind == marker ? PyObject_GetAttr(obj, name) : NULL;
+        int skip = kind && kind != marker;
+        Py_XDECREF(kind);
+        if (skip) {
+            Py_DECREF(name);
+            continue;
+        }
+        int failed = !value || jj_enc_member(e, name, value, depth, ndefault, first);
+        Py_XDECREF(value);
+        Py_DECREF(name);
+        if (failed) goto done;
+    }
+    rc = 0;
+done:
+    Py_DECREF(fields);
+    return rc;
+}
+
+/* "{" and, under INDENT_2, the first member's line break: orjson writes it whenever
+ * the class has members to look at, even if all of them start with '_' ("{\n  \n}"). */
+static int jj_dataclass_open(jj_orjson_enc *e, Py_ssize_t members, int depth) {
+    if (members == 0) return jj_writer_put(&e->w, "{}", 2);
+    if (jj_writer_put_byte(&e->w, '{')) return -1;
+    return jj_enc_newline(e, depth + 1);
+}
+
+static int jj_dataclass_close(jj_orjson_enc *e, Py_ssize_t members, int depth) {
+    if (members == 0) return 0;
+    if (jj_enc_newline(e, depth)) return -1;
+    return jj_writer_put_byte(&e->w, '}');
+}
+
+static int jj_enc_dataclass(jj_orjson_enc *e, PyObject *obj, int depth, int ndefault) {
+    if (depth >= JJ_ENC_MAX_DEPTH) return jj_enc_fail(e, "Recursion limit reached");
+    int first = 1, rc;
+    PyObject *attrs = NULL;
+    if (Py_TYPE(obj)->tp_dictoffset != 0 &&
+        !PyDict_Contains(Py_TYPE(obj)->tp_dict, e->st->str_slots)) {
+        attrs = PyObject_GetAttr(obj, e->st->str_dict);
+        if (!attrs) PyErr_Clear();
+        else if (!PyDict_Check(attrs)) Py_CLEAR(attrs);
+    }
+    Py_ssize_t members;
+    if (attrs) {
+        Py_INCREF(attrs);
+        members = PyDict_GET_SIZE(attrs);
+        rc = jj_dataclass_open(e, members, depth) || jj_enc_dataclass_dict(e, attrs, depth, ndefault, &first) ||
+             jj_dataclass_close(e, members, depth);
+        Py_DECREF(attrs);
+        Py_DECREF(attrs);
+        return rc ? -1 : 0;
+    }
+    PyObject *fields = PyObject_GetAttr(obj, e->st->str_dataclass_fields);
+    if (!fields) return -1;
+    members = PyDict_Check(fields) ? PyDict_GET_SIZE(fields) : 0;
+    Py_DECREF(fields);
+    rc = jj_dataclass_open(e, members, depth) || jj_enc_dataclass_fields(e, obj, depth, ndefault, &first) ||
+         jj_dataclass_close(e, members, depth);
+    return rc ? -1 : 0;
+}
+
+/* ---- default ---- */
+
+static int jj_not_serializable(jj_orjson_enc *e, PyObject *obj) {
+    PyErr_Format(e->st->JSONEncodeError, "Type is not JSON serializable: %s", Py_TYPE(obj)->tp_name);
+    return -1;
+}
+
+/* orjson's message, with what default raised as the cause. */
+static int jj_default_failed(jj_orjson_enc *e, PyObject *obj) {
+#if PY_VERSION_HEX >= 0x030C0000
+    PyObject *cause = PyErr_GetRaisedException();
+#else
+    PyObject *type, *cause, *tb;
+    PyErr_Fetch(&type, &cause, &tb);
+    PyErr_NormalizeException(&type, &cause, &tb);
+    if (tb && cause) PyException_SetTraceback(cause, tb);
+    Py_XDECREF(type);
+    Py_XDECREF(tb);
+#endif
+    jj_not_serializable(e, obj);
+    if (!cause) return -1;
+#if PY_VERSION_HEX >= 0x030C0000
+    PyObject *exc = PyErr_GetRaisedException();
+    PyException_SetCause(exc, cause); /* steals cause */
+    PyException_SetContext(exc, Py_NewRef(cause));
+    PyErr_SetRaisedException(exc);
+#else
+    PyObject *etype, *exc, *etb;
+    PyErr_Fetch(&etype, &exc, &etb);
+    PyErr_NormalizeException(&etype, &exc, &etb);
+    if (exc) {
+        PyException_SetContext(exc, Py_NewRef(cause));
+        PyException_SetCause(exc, cause);
+    } else {
+        Py_DECREF(cause);
+    }
+    PyErr_Restore(etype, exc, etb);
+#endif
+    return -1;
+}
+
+static int jj_enc_default(jj_orjson_enc *e, PyObject *obj, int depth, int ndefault) {
+    if (!e->default_fn) return jj_not_serializable(e, obj);
+    if (ndefault >= JJ_ENC_MAX_DEFAULT) return jj_enc_fail(e, "default serializer exceeds recursion limit");
+    PyObject *result = PyObject_CallOneArg(e->default_fn, obj);
+    if (!result) return jj_default_failed(e, obj);
+    int rc = jj_enc_value(e, result, depth, ndefault + 1);
+    Py_DECREF(result);
+    return rc;
+}
+
+/* ---- dispatch ---- */
+
+static int jj_is_dataclass(jj_state *st, PyTypeObject *type) {
+    return type->tp_dict && PyDict_Contains(type->tp_dict, st->str_dataclass_fields) == 1;
+}
+
+static int jj_enc_native(jj_orjson_enc *e, PyObject *obj, jj_native_kind kind, int depth, int ndefault) {
+    if (kind == JJ_NATIVE_NUMPY_ARRAY || kind == JJ_NATIVE_NUMPY_SCALAR) {
+        int rc = jj_native_write_numpy(e->st, &e->w, obj, kind, e->opts, depth);
+        return rc == 1 ? jj_enc_default(e, obj, depth, ndefault) : rc;
+    }
+    char text[JJ_NATIVE_TEXT_MAX];
+    Py_ssize_t n = jj_native_text(e->st, obj, kind, e->opts, text);
+    if (n < 0) return -1;
+    if (jj_writer_reserve(&e->w, (size_t)n + 2)) return -1;
+    e->w.pos[0] = '"';
+    memcpy(e->w.pos + 1, text, (size_t)n);
+    e->w.pos[n + 1] = '"';
+    e->w.pos += n + 2;
+    return 0;
+}
+
+static int jj_enc_other_held(jj_orjson_enc *e, PyObject *obj, int depth, int ndefault) {
+    PyTypeObject *type = Py_TYPE(obj);
+    if (type == e->st->Fragment) return jj_enc_fragment(e, obj);
+    jj_native_kind kind = jj_native_classify(e->st, obj, e->opts);
+    if (kind != JJ_NATIVE_NONE) return jj_enc_native(e, obj, kind, depth, ndefault);
+    if (PyObject_TypeCheck((PyObject *)type, (PyTypeObject *)e->st->enum_meta)) {
+        /* an enum whose value is (or makes) another member, forever: RecursionError */
+        if (Py_EnterRecursiveCall(" while encoding an enum value")) return -1;
+        PyObject *value = PyObject_GetAttr(obj, e->st->str_value);
+        int rc = value ? jj_enc_value(e, value, depth, ndefault) : -1;
+        Py_XDECREF(value);
+        Py_LeaveRecursiveCall();
+        return rc;
+    }
+    if (!(e->opts & JJ_OPT_PASSTHROUGH_SUBCLASS) &&
+        (PyUnicode_Check(obj) || PyLong_Check(obj) || PyList_Check(obj) || PyDict_Check(obj)))
+        return jj_enc_subclass(e, obj, depth, ndefault);
+    if (!(e->opts & JJ_OPT_PASSTHROUGH_DATACLASS) && jj_is_dataclass(e->st, type))
+        return jj_enc_dataclass(e, obj, depth, ndefault);
+    return jj_enc_default(e, obj, depth, ndefault);
+}
+
+int jj_enc_other(jj_orjson_enc *e, PyObject *obj, int depth, int ndefault) {
+    Py_INCREF(obj);
+    int rc = jj_enc_other_held(e, obj, depth, ndefault);
+    Py_DECREF(obj);
+    return rc;
+}
+
+/* ---- module setup ---- */
+
+static int jj_intern(PyObject **slot, const char *text) {
+    *slot = PyUnicode_InternFromString(text);
+    return *slot ? 0 : -1;
+}
+
+int jj_dumpb_init(jj_state *st, PyObject *module) {
+    static const struct {
+        const char *name;
+        unsigned value;
+    } options[] = {
+        {"OPT_APPEND_NEWLINE", JJ_OPT_APPEND_NEWLINE},
+        {"OPT_INDENT_2", JJ_OPT_INDENT_2},
+        {"OPT_NAIVE_UTC", JJ_OPT_NAIVE_UTC},
+        {"OPT_NON_STR_KEYS", JJ_OPT_NON_STR_KEYS},
+        {"OPT_OMIT_MICROSECONDS", JJ_OPT_OMIT_MICROSECONDS},
+        {"OPT_PASSTHROUGH_DATACLASS", JJ_OPT_PASSTHROUGH_DATACLASS},
+        {"OPT_PASSTHROUGH_DATETIME", JJ_OPT_PASSTHROUGH_DATETIME},
+        {"OPT_PASSTHROUGH_SUBCLASS", JJ_OPT_PASSTHROUGH_SUBCLASS},
+        {"OPT_SERIALIZE_NUMPY", JJ_OPT_SERIALIZE_NUMPY},
+        {"OPT_SORT_KEYS", JJ_OPT_SORT_KEYS},
+        {"OPT_STRICT_INTEGER", JJ_OPT_STRICT_INTEGER},
+        {"OPT_UTC_Z", JJ_OPT_UTC_Z},
+    };
+    for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
+        if (PyModule_AddIntConstant(module, options[i].name, (long)options[i].value) < 0) return -1;
+    }
+    st->JSONEncodeError = PyErr_NewExceptionWithDoc(
+        "jetjson.JSONEncodeError", "An object dumpb cannot serialize (orjson's messages).", PyExc_TypeError, NULL);
+    if (!st->JSONEncodeError) return -1;
+    if (PyModule_AddObjectRef(module, "JSONEncodeError", st->JSONEncodeError) < 0) return -1;
+    if (jj_intern(&st->str_value, "value") || jj_intern(&st->str_dict, "__dict__") ||
+        jj_intern(&st->str_slots, "__slots__") || jj_intern(&st->str_dataclass_fields, "__dataclass_fields__") ||
+        jj_intern(&st->str_field_type, "_field_type"))
+        return -1;
+    PyObject *enum_mod = PyImport_ImportModule("enum");
+    if (!enum_mod) return -1;
+    st->enum_meta = PyObject_GetAttrString(enum_mod, "EnumMeta");
+    Py_DECREF(enum_mod);
+    if (!st->enum_meta) return -1;
+    if (!PyType_Check(st->enum_meta)) {
+        PyErr_SetString(PyExc_TypeError, "enum.EnumMeta is not a type");
+        return -1;
+    }
+    return jj_fragment_init(st, module);
+}
+
+int jj_dumpb_traverse(jj_state *st, visitproc visit, void *arg) {
+    Py_VISIT(st->JSONEncodeError);
+    Py_VISIT(st->Fragment);
+    Py_VISIT(st->enum_meta);
+    Py_VISIT(st->dataclass_field);
+    return 0;
+}
+
+void jj_dumpb_clear(jj_state *st) {
+    Py_CLEAR(st->JSONEncodeError);
+    Py_CLEAR(st->Fragment);
+    Py_CLEAR(st->enum_meta);
+    Py_CLEAR(st->dataclass_field);
+    Py_CLEAR(st->str_value);
+    Py_CLEAR(st->str_dict);
+    Py_CLEAR(st->str_slots);
+    Py_CLEAR(st->str_dataclass_fields);
+    Py_CLEAR(st->str_field_type);
+}

@@ -1,0 +1,187 @@
+/* dumpb: str literals in orjson's spelling, read from the str's PEP 393 storage (the
+ * UTF-8 cache is never filled).
+ *
+ * ASCII strs, the common case, are copied a block (16 bytes with SSE2, else 8) at a
+ * time and checked for '"', '\\' and control characters on the copy; a short tail is
+ * copied whole and checked with one more block read from the output buffer, where the
+ * reservation leaves room for it. Other strs go to the engine's jj_escape_orjson. Long
+ * strs are written in pieces (jj_enc_long_str). */
+#include "encode_orjson.h"
+
+#include "escape.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#define JJ_BLOCK 16
+#else
+#define JJ_BLOCK 8
+#endif
+
+/* orjson's escape letter for an ASCII byte, 0 when written as is ('u' = \u00XX). */
+static const uint8_t jj_escape_letter[128] = {
+    'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'b', 't', 'n', 'u', 'f', 'r', 'u', 'u',
+    'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u',
+    0,   0,   '"', 0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,
+    0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,
+    0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,
+    0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   '\\', 0,  0,   0,
+    0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,
+    0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,
+};
+
+/* Copy one block from src to dst; a bit per byte (bit i = byte i) that needs escaping. */
+static inline uint32_t jj_copy_block(uint8_t *dst, const uint8_t *src) {
+#if defined(__SSE2__)
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)src);
+    _mm_storeu_si128((__m128i *)(void *)dst, v);
+    /* bytes are ASCII, so signed compares work: < 0x20 is "below 0x20 and not negative" */
+    __m128i ctl = _mm_cmplt_epi8(v, _mm_set1_epi8(0x20));
+    __m128i quote = _mm_cmpeq_epi8(v, _mm_set1_epi8('"'));
+    __m128i bslash = _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'));
+    return (uint32_t)_mm_movemask_epi8(_mm_or_si128(ctl, _mm_or_si128(quote, bslash)));
+#else
+    uint64_t w;
+    memcpy(&w, src, 8);
+    memcpy(dst, &w, 8);
+    const uint64_t ones = UINT64_C(0x0101010101010101), highs = UINT64_C(0x8080808080808080);
+    uint64_t t = w & ~highs;
+    uint64_t ge_space = t + ones * (0x80 - 0x20);
+    uint64_t not_quote = (t ^ (ones * '"')) + ones * 0x7F;
+    uint64_t not_bslash = (t ^ (ones * '\\')) + ones * 0x7F;
+    uint64_t bad = ~(ge_space & not_quote & not_bslash) & highs;
+    uint32_t mask = 0;
+    for (int i = 0; i < 8; i++) {
+        uint8_t byte;
+        memcpy(&byte, (const uint8_t *)&bad + i, 1);
+        if (byte) mask |= 1u << i;
+    }
+    return mask;
+#endif
+}
+
+static inline int jj_ctz(uint32_t m) {
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctz(m);
+#else
+    int k = 0;
+    while (!(m & 1)) m >>= 1, k++;
+    return k;
+#endif
+}
+
+/* Writes the escape of ASCII byte c (one that needs it) at o; returns the new end. */
+static inline uint8_t *jj_put_escape(uint8_t *o, uint8_t c) {
+    static const char hex[] = "0123456789abcdef";
+    uint8_t letter = jj_escape_letter[c];
+    o[0] = '\\';
+    if (letter != 'u') {
+        o[1] = letter;
+        return o + 2;
+    }
+    o[1] = 'u';
+    o[2] = '0';
+    o[3] = '0';
+    o[4] = (uint8_t)hex[c >> 4];
+    o[5] = (uint8_t)hex[c & 15];
+    return o + 6;
+}
+
+/* The escaped text of n ASCII bytes, without quotes; room for 6n + JJ_BLOCK bytes is
+ * reserved. */
+static size_t jj_write_ascii_body(const uint8_t *src, size_t n, uint8_t *out) {
+    uint8_t *o = out;
+    size_t i = 0;
+    for (;;) {
+        while (n - i >= JJ_BLOCK) {
+            uint32_t m = jj_copy_block(o, src + i);
+            if (m) {
+                int k = jj_ctz(m);
+                o += k;
+                i += (size_t)k;
+                goto special;
+            }
+            o += JJ_BLOCK;
+            i += JJ_BLOCK;
+        }
+        {
+            size_t r = n - i;
+            if (r == 0) break;
+            if (r < 16 && !jj_copy_short_check(o, src + i, r)) {
+                o += r;
+                break;
+            }
+            /* the tail holds an escape: up to it byte by byte */
+            while (jj_escape_letter[src[i]] == 0) *o++ = src[i++];
+        }
+    special:
+        o = jj_put_escape(o, src[i]);
+        i++;
+    }
+    return (size_t)(o - out);
+}
+
+/* Strs longer than this are written a piece at a time, so the room reserved for the
+ * worst case (6 bytes a unit) stays small next to the text itself. */
+#define JJ_STR_PIECE 16384
+
+/* A long str, piece by piece between the quotes. Non-ASCII pieces go through
+ * jj_escape_orjson written one byte early, so its opening quote lands on the byte
+ * before (restored after) and its closing quote is dropped. */
+static int jj_enc_long_str(jj_orjson_enc *e, const uint8_t *data, size_t n, int kind, int ascii) {
+    if (jj_writer_put_byte(&e->w, '"')) return -1;
+    for (size_t i = 0; i < n;) {
+        size_t m = n - i < JJ_STR_PIECE ? n - i : JJ_STR_PIECE;
+        if (jj_writer_reserve(&e->w, 6 * m + 2 + JJ_BLOCK)) return -1;
+        if (ascii) {
+            e->w.pos += jj_write_ascii_body(data + i, m, e->w.pos);
+        } else {
+            uint8_t saved = e->w.pos[-1];
+            size_t len = jj_escape_orjson(data + i * (size_t)kind, m, kind, e->w.pos - 1);
+            if (len == JJ_ESCAPE_SURROGATE) return jj_enc_fail(e, "str is not valid UTF-8: surrogates not allowed");
+            e->w.pos[-1] = saved;
+            e->w.pos += len - 2;
+        }
+        i += m;
+    }
+    return jj_writer_put_byte(&e->w, '"');
+}
+
+int jj_enc_str(jj_orjson_enc *e, PyObject *s) {
+#if PY_VERSION_HEX < 0x030C0000
+    if (!PyUnicode_IS_READY(s) && PyUnicode_READY(s) < 0) return -1;
+#endif
+    size_t n = (size_t)PyUnicode_GET_LENGTH(s);
+    if (n > JJ_STR_PIECE)
+        return jj_enc_long_str(e, (const uint8_t *)PyUnicode_DATA(s), n, PyUnicode_KIND(s), PyUnicode_IS_ASCII(s));
+    if (jj_writer_reserve(&e->w, 6 * n + 2 + JJ_BLOCK)) return -1;
+    if (PyUnicode_IS_ASCII(s)) {
+        uint8_t *o = e->w.pos;
+        o[0] = '"';
+        size_t len = jj_write_ascii_body((const uint8_t *)PyUnicode_DATA(s), n, o + 1);
+        o[len + 1] = '"';
+        e->w.pos = o + len + 2;
+        return 0;
+    }
+    size_t len = jj_escape_orjson(PyUnicode_DATA(s), n, PyUnicode_KIND(s), e->w.pos);
+    if (len == JJ_ESCAPE_SURROGATE) return jj_enc_fail(e, "str is not valid UTF-8: surrogates not allowed");
+    e->w.pos += len;
+    return 0;
+}
+
+int jj_str_has_surrogate(PyObject *s) {
+#if PY_VERSION_HEX < 0x030C0000
+    if (!PyUnicode_IS_READY(s) && PyUnicode_READY(s) < 0) {
+        PyErr_Clear();
+        return 0;
+    }
+#endif
+    int kind = PyUnicode_KIND(s);
+    if (kind == PyUnicode_1BYTE_KIND) return 0;
+    const void *data = PyUnicode_DATA(s);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(s);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (c >= 0xD800 && c <= 0xDFFF) return 1;
+    }
+    return 0;
+}
