@@ -21,9 +21,10 @@
  * The only arithmetic needed is comparing the bounds of R and v itself, each scaled by
  * 4 * 10^-k, with even integers. Rounding those products to odd (floor, with the lowest
  * bit set when something was cut off) keeps every such comparison exact, so each is one
- * 64 x 128-bit multiplication by an over-approximation g of 10^-k, rebuilt from a small
- * table (format_double_table.h, 846 bytes; a full table of 617 entries, 10 KB, would
- * save the two multiplications that rebuild g, about 10% of the time).
+ * 64 x 128-bit multiplication by an over-approximation g of 10^-k, read from a table
+ * (format_double_table.h: 617 entries, 10 KB; the g are defined by a rebuild from 39
+ * bases and 16 powers of five, which the generator's proof follows, but storing them
+ * all saves two multiplications per double).
  * tools/gen_format_double_table.py proves for every double that the rounded products
  * come out exactly as with infinite precision.
  *
@@ -105,14 +106,9 @@ static inline int floor_log10_three_quarters_pow2(int q)
 static inline int pow10_approx(int p, uint64_t *g_hi, uint64_t *g_lo)
 {
     unsigned idx = (unsigned)(p - JJ_FD_PMIN);
-    unsigned i = idx >> JJ_FD_CHUNK_BITS, j = idx & (JJ_FD_CHUNK - 1);
-    uint64_t f = jj_fd_pow5[j];
-    uint64_t lo_lo, lo_hi = mul_hi(jj_fd_base[i][1], f, &lo_lo);
-    uint64_t hi_lo, hi_hi = mul_hi(jj_fd_base[i][0], f, &hi_lo);
-    (void)lo_lo;
-    *g_lo = hi_lo + lo_hi;
-    *g_hi = hi_hi + (*g_lo < lo_hi);
-    return jj_fd_base_shift[i] + jj_fd_pow5_shift[j];
+    *g_hi = jj_fd_g[idx][0];
+    *g_lo = jj_fd_g[idx][1];
+    return jj_fd_g_shift[idx];
 }
 
 /* x * g / 2^128 rounded to odd, where x < 2^60: the integer part, with bit 0 set when the
