@@ -67,6 +67,7 @@ static inline uint64_t mul_hi(uint64_t a, uint64_t b, uint64_t *lo)
 #define JJ_FD_INLINE inline __attribute__((always_inline))
 #define JJ_FD_NOINLINE __attribute__((noinline, cold))
 static inline int clz64(uint64_t x) { return __builtin_clzll(x); }
+static inline unsigned ctz64(uint64_t x) { return (unsigned)__builtin_ctzll(x); }
 #else
 #define JJ_FD_INLINE inline
 #define JJ_FD_NOINLINE
@@ -78,6 +79,15 @@ static inline int clz64(uint64_t x) /* x != 0 */
             x <<= step;
             n += step;
         }
+    }
+    return n;
+}
+static inline unsigned ctz64(uint64_t x) /* x != 0 */
+{
+    unsigned n = 0;
+    while (!(x & 1)) {
+        x >>= 1;
+        n++;
     }
     return n;
 }
@@ -198,11 +208,8 @@ static JJ_FD_INLINE jj_fd_decimal shortest(uint64_t c, int q)
     /* v an integer below 2^53: its own digits are the shortest (any other decimal with
      * fewer digits is an integer at least 1 away, outside the interval of half-width
      * at most 1/2) */
-    if (q <= 0 && q >= -JJ_FD_MANT_BITS) {
-        uint64_t d = c >> -q;
-        if (d << -q == c)
-            return pad17(d, 0);
-    }
+    if ((unsigned)-q <= ctz64(c)) /* q <= 0 and c a multiple of 2^-q (so -q <= 52) */
+        return pad17(c >> -q, 0);
     if (c == JJ_FD_HIDDEN && q > -1074)
         return shortest_asymmetric(q);
 
