@@ -31,8 +31,8 @@
  * Writing: the digits (below 10^17) are padded to exactly 17, so each has a fixed place;
  * the last 16 become ASCII in one pass of SSE2 lanes (two at a time through a table
  * without SSE2), the last non-zero byte gives the length, and the text is stored from
- * registers in whole words (hence JJ_DOUBLE_BUF_SIZE). Unpredictable choices (16 or 17 digits, which candidate, the
- * exponent's width) are made with masks, not branches. */
+ * registers in whole words (hence JJ_DOUBLE_BUF_SIZE). Unpredictable choices (16 or 17
+ * digits, which candidate, the exponent's width) are made with masks, not branches. */
 #include "format_double.h"
 #include "format_double_table.h"
 
