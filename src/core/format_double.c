@@ -21,21 +21,27 @@
  * The only arithmetic needed is comparing the bounds of R and v itself, each scaled by
  * 4 * 10^-k, with even integers. Rounding those products to odd (floor, with the lowest
  * bit set when something was cut off) keeps every such comparison exact, so each is one
- * 64 x 128-bit multiplication by an over-approximation g of 10^-k, rebuilt from a small
- * table (format_double_table.h, 846 bytes; a full table of 617 entries, 10 KB, would
- * save the two multiplications that rebuild g, about 10% of the time).
+ * 64 x 128-bit multiplication by an over-approximation g of 10^-k, read from a table
+ * (format_double_table.h: 617 entries, 10 KB; the g are defined by a rebuild from 39
+ * bases and 16 powers of five, which the generator's proof follows, but storing them
+ * all saves two multiplications per double).
  * tools/gen_format_double_table.py proves for every double that the rounded products
  * come out exactly as with infinite precision.
  *
  * Writing: the digits (below 10^17) are padded to exactly 17, so each has a fixed place;
- * they become ASCII two at a time through a table, the last non-zero byte gives the
- * length, and the text is stored from registers in whole words (hence
- * JJ_DOUBLE_BUF_SIZE). Unpredictable choices (16 or 17 digits, which candidate, the
- * exponent's width) are made with masks, not branches. */
+ * the last 16 become ASCII in one pass of SSE2 lanes (two at a time through a table
+ * without SSE2), the last non-zero byte gives the length, and the text is stored from
+ * registers in whole words (hence JJ_DOUBLE_BUF_SIZE). Unpredictable choices (16 or 17
+ * digits, which candidate, the exponent's width) are made with masks, not branches. */
 #include "format_double.h"
 #include "format_double_table.h"
 
 #include <string.h>
+
+#if defined(__SSE2__) && defined(__x86_64__)
+#define JJ_FD_SSE2 1
+#include <emmintrin.h>
+#endif
 
 #define JJ_FD_MANT_BITS 52
 #define JJ_FD_MANT_MASK ((UINT64_C(1) << JJ_FD_MANT_BITS) - 1)
@@ -66,6 +72,7 @@ static inline uint64_t mul_hi(uint64_t a, uint64_t b, uint64_t *lo)
 #define JJ_FD_INLINE inline __attribute__((always_inline))
 #define JJ_FD_NOINLINE __attribute__((noinline, cold))
 static inline int clz64(uint64_t x) { return __builtin_clzll(x); }
+static inline unsigned ctz64(uint64_t x) { return (unsigned)__builtin_ctzll(x); }
 #else
 #define JJ_FD_INLINE inline
 #define JJ_FD_NOINLINE
@@ -77,6 +84,15 @@ static inline int clz64(uint64_t x) /* x != 0 */
             x <<= step;
             n += step;
         }
+    }
+    return n;
+}
+static inline unsigned ctz64(uint64_t x) /* x != 0 */
+{
+    unsigned n = 0;
+    while (!(x & 1)) {
+        x >>= 1;
+        n++;
     }
     return n;
 }
@@ -105,14 +121,9 @@ static inline int floor_log10_three_quarters_pow2(int q)
 static inline int pow10_approx(int p, uint64_t *g_hi, uint64_t *g_lo)
 {
     unsigned idx = (unsigned)(p - JJ_FD_PMIN);
-    unsigned i = idx >> JJ_FD_CHUNK_BITS, j = idx & (JJ_FD_CHUNK - 1);
-    uint64_t f = jj_fd_pow5[j];
-    uint64_t lo_lo, lo_hi = mul_hi(jj_fd_base[i][1], f, &lo_lo);
-    uint64_t hi_lo, hi_hi = mul_hi(jj_fd_base[i][0], f, &hi_lo);
-    (void)lo_lo;
-    *g_lo = hi_lo + lo_hi;
-    *g_hi = hi_hi + (*g_lo < lo_hi);
-    return jj_fd_base_shift[i] + jj_fd_pow5_shift[j];
+    *g_hi = jj_fd_g[idx][0];
+    *g_lo = jj_fd_g[idx][1];
+    return jj_fd_g_shift[idx];
 }
 
 /* x * g / 2^128 rounded to odd, where x < 2^60: the integer part, with bit 0 set when the
@@ -202,11 +213,8 @@ static JJ_FD_INLINE jj_fd_decimal shortest(uint64_t c, int q)
     /* v an integer below 2^53: its own digits are the shortest (any other decimal with
      * fewer digits is an integer at least 1 away, outside the interval of half-width
      * at most 1/2) */
-    if (q <= 0 && q >= -JJ_FD_MANT_BITS) {
-        uint64_t d = c >> -q;
-        if (d << -q == c)
-            return pad17(d, 0);
-    }
+    if ((unsigned)-q <= ctz64(c)) /* q <= 0 and c a multiple of 2^-q (so -q <= 52) */
+        return pad17(c >> -q, 0);
     if (c == JJ_FD_HIDDEN && q > -1074)
         return shortest_asymmetric(q);
 
@@ -286,6 +294,30 @@ static const uint16_t jj_fd_digit_pairs[100] = {
     0x3039, 0x3139, 0x3239, 0x3339, 0x3439, 0x3539, 0x3639, 0x3739, 0x3839, 0x3939,
 };
 
+/* a and b (each below 10^8) as 8 ASCII digits each, the first digit in the lowest byte. */
+#ifdef JJ_FD_SSE2
+/* Both at once, every lane of a step in one instruction: 64-bit lanes split into 4-digit
+ * halves (32-bit lanes), those into 2-digit parts (16-bit lanes), those into digits
+ * (bytes). Each quotient is a multiplication by a rounded-up reciprocal and a shift:
+ * 109951163 / 2^40 for /10^4 below 10^8, 5243 / 2^19 for /100 below 10^4, 6554 / 2^16
+ * for /10 below 100, all exact there (checked against plain division for every value
+ * below 10^8 in both lanes when this was written; test_format_double sweeps it). */
+static inline void sixteen_digits(uint32_t a, uint32_t b, uint64_t *wa, uint64_t *wb)
+{
+    __m128i v = _mm_set_epi64x((long long)b, (long long)a);
+    __m128i q = _mm_srli_epi64(_mm_mul_epu32(v, _mm_set1_epi32(109951163)), 40);
+    __m128i r = _mm_sub_epi64(v, _mm_mul_epu32(q, _mm_set1_epi32(10000)));
+    __m128i x = _mm_or_si128(q, _mm_slli_epi64(r, 32));
+    __m128i h = _mm_srli_epi16(_mm_mulhi_epu16(x, _mm_set1_epi16(5243)), 3);
+    __m128i hr = _mm_sub_epi16(x, _mm_mullo_epi16(h, _mm_set1_epi16(100)));
+    __m128i z = _mm_or_si128(h, _mm_slli_epi32(hr, 16));
+    __m128i t = _mm_mulhi_epu16(z, _mm_set1_epi16(6554));
+    __m128i tr = _mm_sub_epi16(z, _mm_mullo_epi16(t, _mm_set1_epi16(10)));
+    __m128i d = _mm_add_epi8(_mm_or_si128(t, _mm_slli_epi16(tr, 8)), _mm_set1_epi8('0'));
+    *wa = (uint64_t)_mm_cvtsi128_si64(d);
+    *wb = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(d, d));
+}
+#else
 /* u < 10^8 as 8 ASCII digits, the first digit in the lowest byte. The four 2-digit parts
  * come from three independent divisions (by constants, so multiplications), which keeps
  * the dependency chain short, and each becomes text through the table. */
@@ -297,6 +329,13 @@ static inline uint64_t eight_digits(uint32_t u)
            (uint64_t)jj_fd_digit_pairs[c - 100 * b] << 32 |
            (uint64_t)jj_fd_digit_pairs[u - 100 * c] << 48;
 }
+
+static inline void sixteen_digits(uint32_t a, uint32_t b, uint64_t *wa, uint64_t *wb)
+{
+    *wa = eight_digits(a);
+    *wb = eight_digits(b);
+}
+#endif
 
 /* Stores v with its lowest byte first. */
 static inline void store64(char *p, uint64_t v)
@@ -363,7 +402,8 @@ static JJ_FD_INLINE size_t format_finite(double v, char *out, int style)
     uint32_t top = hi / 100000000;
     uint32_t mid = hi - top * 100000000;
     const uint64_t zeros = UINT64_C(0x3030303030303030);
-    uint64_t w_mid = eight_digits(mid), w_lo = eight_digits(lo);
+    uint64_t w_mid, w_lo;
+    sixteen_digits(mid, lo, &w_mid, &w_lo);
     char first = (char)('0' + top);
     /* significant digits: 17 less the trailing zeros */
     unsigned n;

@@ -314,6 +314,18 @@ static void run_round_trips(unsigned long count)
     /* small integers */
     for (int i = 0; i <= 100000; i++)
         round_trip((double)i);
+    /* 16-digit integers, spread over [10^15, 2^53): every digit place takes every value,
+     * and the text must be the integer's own digits and ".0" */
+    for (uint64_t i = 0; i < 1000000; i++) {
+        uint64_t n = UINT64_C(1000000000000000) +
+                     i * UINT64_C(8007199254) % UINT64_C(8007199254740992);
+        char want[32], got[64];
+        snprintf(want, sizeof want, "%" PRIu64 ".0", n);
+        format_checked((double)n, 0, got);
+        CHECK(strcmp(got, want) == 0, "repr of %" PRIu64 ": %s", n, got);
+        format_checked((double)n, 1, got);
+        CHECK(strcmp(got, want) == 0, "orjson of %" PRIu64 ": %s", n, got);
+    }
 }
 
 /* ---- vectors from Python ------------------------------------------------------------- */
