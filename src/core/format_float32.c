@@ -41,14 +41,9 @@ static inline int floor_formula(int x, int mul, int sub, int shift, int bias)
 static inline int pow10_approx(int p, uint64_t *g_hi, uint64_t *g_lo)
 {
     unsigned idx = (unsigned)(p - JJ_FD_PMIN);
-    unsigned i = idx >> JJ_FD_CHUNK_BITS, j = idx & (JJ_FD_CHUNK - 1);
-    uint64_t f = jj_fd_pow5[j];
-    uint64_t lo_lo, lo_hi = mul_hi(jj_fd_base[i][1], f, &lo_lo);
-    uint64_t hi_lo, hi_hi = mul_hi(jj_fd_base[i][0], f, &hi_lo);
-    (void)lo_lo;
-    *g_lo = hi_lo + lo_hi;
-    *g_hi = hi_hi + (*g_lo < lo_hi);
-    return jj_fd_base_shift[i] + jj_fd_pow5_shift[j];
+    *g_hi = jj_fd_g[idx][0];
+    *g_lo = jj_fd_g[idx][1];
+    return jj_fd_g_shift[idx];
 }
 
 /* x * g / 2^128, floored, with bit 0 set when the first 64 fraction bits are not zero */
