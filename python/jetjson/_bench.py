@@ -336,9 +336,19 @@ class Operation:
     baseline: str = "json"
 
 
+def _same_text_as_json(result: Any, doc: Document) -> Optional[str]:
+    expected = json.dumps(doc.value)
+    if result == expected:
+        return None
+    at = next((i for i, (a, b) in enumerate(zip(expected, result)) if a != b), min(len(expected), len(result)))
+    return f"text differs from json.dumps at character {at}"
+
+
 OPERATIONS = {
     "loads": Operation(lambda doc: bytes(bytearray(doc.raw)),
                        lambda result, doc: first_difference(doc.value, result)),
+    # a fresh object graph for every call, so no encoder meets objects another one warmed
+    "dumps": Operation(lambda doc: pickle.loads(pickle.dumps(doc.value)), _same_text_as_json),
 }
 
 
@@ -352,6 +362,8 @@ CONTENDERS = [
     ("loads", "json", _attr("json", "loads"), True),
     ("loads", SUBJECT, _attr("jetjson", "loads"), True),
     ("loads", "orjson", _attr("orjson", "loads"), False),
+    ("dumps", "json", _attr("json", "dumps"), True),
+    ("dumps", SUBJECT, _attr("jetjson", "dumps"), True),
 ]
 
 
