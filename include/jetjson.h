@@ -90,6 +90,18 @@ static inline unsigned jj_tape_str_flags(uint64_t word) { return (unsigned)((wor
 static inline uint64_t jj_tape_str_offset(uint64_t word) { return word & ((UINT64_C(1) << 48) - 1); }
 static inline size_t jj_tape_str_bytes(uint64_t word1) { return (size_t)(word1 & 0xffffffffu); }
 static inline size_t jj_tape_str_chars(uint64_t word1) { return (size_t)(word1 >> 32); }
+/* The tape index just past the value (with everything inside it) at index t. */
+static inline size_t jj_tape_skip(const uint64_t *tape, size_t t) {
+    uint64_t w = tape[t];
+    switch (jj_tape_type(w)) {
+    case JJ_OBJECT:
+    case JJ_ARRAY: return (size_t)jj_tape_payload(w) + 1;
+    case JJ_NULL:
+    case JJ_TRUE:
+    case JJ_FALSE: return t + 1;
+    default: return t + 2;
+    }
+}
 
 /* ---- Parser ---------------------------------------------------------------------- */
 typedef struct jj_parser {

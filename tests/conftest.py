@@ -296,6 +296,28 @@ def input_forms(data):
 TEST_SCALE = float(os.environ.get("JETJSON_TEST_SCALE", "1") or "1")
 
 
+def traced_growth(fn, repeat=200):
+    """Traced Python memory still allocated after running fn() `repeat` times (after two
+    warm-up runs), in bytes."""
+    import gc
+    import tracemalloc
+
+    fn()
+    fn()
+    gc.collect()
+    tracemalloc.start()
+    try:
+        gc.collect()
+        before = tracemalloc.get_traced_memory()[0]
+        for _ in range(repeat):
+            fn()
+        gc.collect()
+        after = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    return after - before
+
+
 def hyp_settings(max_examples):
     if settings is None:  # pragma: no cover
         return lambda f: f

@@ -6,7 +6,7 @@ import json
 import pytest
 
 import jetjson
-from conftest import corpus_files, data_params, read_bytes
+from conftest import data_params, read_bytes
 from dumpb_util import OPTION_NAMES, outcome, check_same
 import orjson
 

@@ -4,7 +4,6 @@ subclasses, enums, keys of every coercible type) through jetjson.dumps and json.
 with random options; text or exception must match."""
 
 import enum
-import json
 import struct
 
 from hypothesis import given

@@ -3,16 +3,15 @@
 import gc
 import json
 import sys
-import tracemalloc
 
 import pytest
 
 import jetjson
 
 try:
-    from conftest import corpus_files, read_bytes
+    from conftest import corpus_files, read_bytes, traced_growth
 except ImportError:  # tests/ turned into a package
-    from .conftest import corpus_files, read_bytes
+    from .conftest import corpus_files, read_bytes, traced_growth
 
 
 class Point:
@@ -24,23 +23,6 @@ class Sink:
 
     def write(self, s):
         return len(s)
-
-
-def traced_growth(fn, repeat=200):
-    fn()
-    fn()
-    gc.collect()
-    tracemalloc.start()
-    try:
-        gc.collect()
-        before = tracemalloc.get_traced_memory()[0]
-        for _ in range(repeat):
-            fn()
-        gc.collect()
-        after = tracemalloc.get_traced_memory()[0]
-    finally:
-        tracemalloc.stop()
-    return after - before
 
 
 def swallow(fn, *args, **kw):

@@ -8,7 +8,6 @@ import decimal
 import enum
 import io
 import json
-import math
 import sys
 
 import pytest

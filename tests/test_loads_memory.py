@@ -5,7 +5,6 @@ import gc
 import json
 import os
 import sys
-import tracemalloc
 
 import pytest
 
@@ -13,10 +12,10 @@ import jetjson
 
 try:
     from conftest import (Raised, assert_same_outcome, assert_same_value, capture,
-                          corpus_files, json_oracle, read_bytes)
+                          corpus_files, json_oracle, read_bytes, traced_growth)
 except ImportError:  # tests/ turned into a package
     from .conftest import (Raised, assert_same_outcome, assert_same_value, capture,
-                           corpus_files, json_oracle, read_bytes)
+                           corpus_files, json_oracle, read_bytes, traced_growth)
 
 
 def rss_bytes():
@@ -26,25 +25,6 @@ def rss_bytes():
             return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
     except (OSError, ValueError, IndexError):
         return None
-
-
-def traced_growth(fn, repeat):
-    """Traced Python memory still allocated after running fn() `repeat` times (after one
-    warm-up run), in bytes."""
-    fn()
-    fn()
-    gc.collect()
-    tracemalloc.start()
-    try:
-        gc.collect()
-        before = tracemalloc.get_traced_memory()[0]
-        for _ in range(repeat):
-            fn()
-        gc.collect()
-        after = tracemalloc.get_traced_memory()[0]
-    finally:
-        tracemalloc.stop()
-    return after - before
 
 
 # --------------------------------------------------------------------------------------

@@ -5,17 +5,16 @@ tracemalloc) on success and error paths; match statements."""
 import gc
 import sys
 import threading
-import tracemalloc
 
 import pytest
 
 import jetjson
 
 try:
-    from conftest import corpus_files, read_bytes
+    from conftest import corpus_files, read_bytes, traced_growth
     from parse_check import check_view, oracle, plain
 except ImportError:  # tests/ turned into a package
-    from .conftest import corpus_files, read_bytes
+    from .conftest import corpus_files, read_bytes, traced_growth
     from .parse_check import check_view, oracle, plain
 
 DOC = '{"users": [{"id": 1, "name": "ann", "tags": ["a", "b"]}, {"id": 2, "name": "bob", "tags": []}],' \
@@ -82,23 +81,6 @@ def test_refcounts():
         with pytest.raises(KeyError):
             root["meta"][key]
     assert sys.getrefcount(key) == before
-
-
-def traced_growth(fn, repeat):
-    fn()
-    fn()
-    gc.collect()
-    tracemalloc.start()
-    try:
-        gc.collect()
-        before = tracemalloc.get_traced_memory()[0]
-        for _ in range(repeat):
-            fn()
-        gc.collect()
-        after = tracemalloc.get_traced_memory()[0]
-    finally:
-        tracemalloc.stop()
-    return after - before
 
 
 def walk(view):

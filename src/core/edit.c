@@ -30,18 +30,6 @@ static size_t jj_entry_end(const jj_parser *p, const uint8_t *buf, size_t len, s
     return e;
 }
 
-/* The tape index just past the value at t. */
-static inline size_t jj_tape_skip(const uint64_t *tape, size_t t) {
-    switch (jj_tape_type(tape[t])) {
-    case JJ_OBJECT:
-    case JJ_ARRAY: return (size_t)jj_tape_payload(tape[t]) + 1;
-    case JJ_NULL:
-    case JJ_TRUE:
-    case JJ_FALSE: return t + 1;
-    default: return t + 2;
-    }
-}
-
 static inline bool jj_key_matches(const jj_parser *p, const uint8_t *buf, size_t t, const jj_pointer_token *tok) {
     uint64_t w = p->tape[t];
     const uint8_t *key = (jj_tape_str_flags(w) & JJ_STR_IN_INPUT ? buf : p->strings) + jj_tape_str_offset(w);

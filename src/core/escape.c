@@ -21,7 +21,7 @@ enum { STYLE_ASCII, STYLE_UTF8, STYLE_ORJSON };
 
 /* For code points below 0x80: 0 when written raw (in every style, except that
  * json_ascii also escapes 0x7F), else the letter after the backslash ('u' = \u00XX). */
-static const uint8_t escape_letter[128] = {
+const uint8_t jj_escape_letter[128] = {
     'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'b', 't', 'n', 'u', 'f', 'r', 'u', 'u',
     'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u',
     0, 0, '"', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -65,7 +65,7 @@ JJ_INLINE size_t first_flagged(uint64_t m, const uint8_t *p, int style) {
 #else
     (void)m;
     size_t k = 0;
-    while (p[k] < 0x80 && !escape_letter[p[k]] && !(style == STYLE_ASCII && p[k] == 0x7F))
+    while (p[k] < 0x80 && !jj_escape_letter[p[k]] && !(style == STYLE_ASCII && p[k] == 0x7F))
         k++;
     return k;
 #endif
@@ -140,7 +140,7 @@ JJ_INLINE size_t escape_body(const void *units, size_t n, int kind, int style, u
         uint32_t c = load_unit(p, i, kind);
         i++;
         if (c < 0x80) {
-            uint8_t e = escape_letter[c];
+            uint8_t e = jj_escape_letter[c];
             if (style == STYLE_ASCII && c == 0x7F) e = 'u';
             if (!e) {
                 *o++ = (uint8_t)c;

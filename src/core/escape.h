@@ -44,6 +44,10 @@
 extern "C" {
 #endif
 
+/* For code points below 0x80: 0 when every spelling writes it raw (json_ascii also
+ * escapes 0x7F), else the letter after the backslash ('u' for \u00XX). */
+extern const uint8_t jj_escape_letter[128];
+
 /* The result of jj_escape_orjson for a str that holds a surrogate. */
 #define JJ_ESCAPE_SURROGATE ((size_t)-1)
 

@@ -38,6 +38,8 @@
 
 #include <string.h>
 
+#include "mul128.h"
+
 #if defined(__SSE2__) && defined(__x86_64__)
 #define JJ_FD_SSE2 1
 #include <emmintrin.h>
@@ -49,24 +51,6 @@
 
 /* ---- 64-bit helpers ------------------------------------------------------------- */
 
-#if defined(__SIZEOF_INT128__)
-__extension__ typedef unsigned __int128 jj_fd_u128;
-static inline uint64_t mul_hi(uint64_t a, uint64_t b, uint64_t *lo)
-{
-    jj_fd_u128 p = (jj_fd_u128)a * b;
-    *lo = (uint64_t)p;
-    return (uint64_t)(p >> 64);
-}
-#else
-static inline uint64_t mul_hi(uint64_t a, uint64_t b, uint64_t *lo)
-{
-    uint64_t a0 = (uint32_t)a, a1 = a >> 32, b0 = (uint32_t)b, b1 = b >> 32;
-    uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
-    uint64_t mid = (p00 >> 32) + (uint32_t)p01 + (uint32_t)p10;
-    *lo = (mid << 32) | (uint32_t)p00;
-    return p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
-}
-#endif
 
 #if defined(__GNUC__) || defined(__clang__)
 #define JJ_FD_INLINE inline __attribute__((always_inline))
@@ -130,8 +114,8 @@ static inline int pow10_approx(int p, uint64_t *g_hi, uint64_t *g_lo)
  * first 64 bits of the fraction are not all zero. */
 static inline uint64_t round_to_odd(uint64_t g_hi, uint64_t g_lo, uint64_t x)
 {
-    uint64_t lo_lo, lo_hi = mul_hi(g_lo, x, &lo_lo);
-    uint64_t hi_lo, hi_hi = mul_hi(g_hi, x, &hi_lo);
+    uint64_t lo_lo, lo_hi = jj_mul128(g_lo, x, &lo_lo);
+    uint64_t hi_lo, hi_hi = jj_mul128(g_hi, x, &hi_lo);
     uint64_t frac = hi_lo + lo_hi;
     hi_hi += frac < lo_hi;
     (void)lo_lo;

@@ -11,24 +11,7 @@
 
 #include <string.h>
 
-#if defined(__SIZEOF_INT128__)
-__extension__ typedef unsigned __int128 jj_f32_u128;
-static inline uint64_t mul_hi(uint64_t a, uint64_t b, uint64_t *lo)
-{
-    jj_f32_u128 p = (jj_f32_u128)a * b;
-    *lo = (uint64_t)p;
-    return (uint64_t)(p >> 64);
-}
-#else
-static inline uint64_t mul_hi(uint64_t a, uint64_t b, uint64_t *lo)
-{
-    uint64_t a0 = (uint32_t)a, a1 = a >> 32, b0 = (uint32_t)b, b1 = b >> 32;
-    uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
-    uint64_t mid = (p00 >> 32) + (uint32_t)p01 + (uint32_t)p10;
-    *lo = (mid << 32) | (uint32_t)p00;
-    return p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
-}
-#endif
+#include "mul128.h"
 
 /* floor((x * mul - sub) / 2^shift), kept non-negative by the bias before shifting */
 static inline int floor_formula(int x, int mul, int sub, int shift, int bias)
@@ -49,8 +32,8 @@ static inline int pow10_approx(int p, uint64_t *g_hi, uint64_t *g_lo)
 /* x * g / 2^128, floored, with bit 0 set when the first 64 fraction bits are not zero */
 static inline uint64_t round_to_odd(uint64_t g_hi, uint64_t g_lo, uint64_t x)
 {
-    uint64_t lo_lo, lo_hi = mul_hi(g_lo, x, &lo_lo);
-    uint64_t hi_lo, hi_hi = mul_hi(g_hi, x, &hi_lo);
+    uint64_t lo_lo, lo_hi = jj_mul128(g_lo, x, &lo_lo);
+    uint64_t hi_lo, hi_hi = jj_mul128(g_hi, x, &hi_lo);
     uint64_t frac = hi_lo + lo_hi;
     hi_hi += frac < lo_hi;
     (void)lo_lo;

@@ -74,19 +74,6 @@ bool jj_pointer_token_index(const jj_pointer_token *tok, uint64_t *index) {
     return true;
 }
 
-/* The tape index just past the value at t. */
-static inline size_t jj_skip_value(const uint64_t *tape, size_t t) {
-    uint64_t w = tape[t];
-    switch (jj_tape_type(w)) {
-    case JJ_OBJECT:
-    case JJ_ARRAY: return (size_t)jj_tape_payload(w) + 1;
-    case JJ_NULL:
-    case JJ_TRUE:
-    case JJ_FALSE: return t + 1;
-    default: return t + 2;
-    }
-}
-
 /* The member value for tok in the object at t, or 0 (never a value's index) when absent. */
 static size_t jj_object_find(const jj_parser *p, const uint8_t *input, size_t t, const jj_pointer_token *tok) {
     const uint64_t *tape = p->tape;
@@ -97,7 +84,7 @@ static size_t jj_object_find(const jj_parser *p, const uint8_t *input, size_t t,
         size_t n = jj_tape_str_bytes(tape[k + 1]);
         const uint8_t *key = (jj_tape_str_flags(w) & JJ_STR_IN_INPUT ? input : p->strings) + jj_tape_str_offset(w);
         if (jj_pointer_token_equals(tok, key, n)) return k + 2;
-        k = jj_skip_value(tape, k + 2);
+        k = jj_tape_skip(tape, k + 2);
     }
     return 0;
 }
@@ -124,7 +111,7 @@ jj_pointer_status jj_pointer_resolve(const jj_parser *p, const uint8_t *input, s
                 st = JJ_PTR_OUT_OF_RANGE;
             } else {
                 t += 2;
-                for (uint64_t i = 0; i < index; i++) t = jj_skip_value(tape, t);
+                for (uint64_t i = 0; i < index; i++) t = jj_tape_skip(tape, t);
             }
         } else {
             st = JJ_PTR_NOT_CONTAINER;

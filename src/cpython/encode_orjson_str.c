@@ -17,18 +17,6 @@
 #define JJ_BLOCK 8
 #endif
 
-/* orjson's escape letter for an ASCII byte, 0 when written as is ('u' = \u00XX). */
-static const uint8_t jj_escape_letter[128] = {
-    'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'b', 't', 'n', 'u', 'f', 'r', 'u', 'u',
-    'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u',
-    0,   0,   '"', 0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,
-    0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,
-    0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,
-    0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   '\\', 0,  0,   0,
-    0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,
-    0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,
-};
-
 /* Copy one block from src to dst; a bit per byte (bit i = byte i) that needs escaping. */
 static inline uint32_t jj_copy_block(uint8_t *dst, const uint8_t *src) {
 #if defined(__SSE2__)

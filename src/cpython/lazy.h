@@ -64,19 +64,6 @@ static inline jj_state *jj_lazy_state(PyObject *self) {
 }
 static inline size_t jj_count(const jj_doc *d, size_t at) { return (size_t)d->tape.tape[at + 1]; }
 
-/* Tape index just past the value at t. */
-static inline size_t jj_skip(const uint64_t *tape, size_t t) {
-    uint64_t w = tape[t];
-    switch (jj_tape_type(w)) {
-    case JJ_OBJECT:
-    case JJ_ARRAY: return (size_t)jj_tape_payload(w) + 1;
-    case JJ_NULL:
-    case JJ_TRUE:
-    case JJ_FALSE: return t + 1;
-    default: return t + 2;
-    }
-}
-
 /* lazy_doc.c */
 PyObject *jj_parse_py(PyObject *module, PyObject *data);
 int jj_lazy_add_types(PyObject *module, jj_state *st);

@@ -93,7 +93,7 @@ static void jj_build_object_table(jj_doc *d, jj_table *tb, size_t at) {
     if (!slots) return;
     const uint64_t *tape = d->tape.tape;
     size_t t = at + 2;
-    for (size_t k = 0; k < n; k++, t = jj_skip(tape, t + 2)) {
+    for (size_t k = 0; k < n; k++, t = jj_tape_skip(tape, t + 2)) {
         size_t len, olen;
         const uint8_t *s = jj_doc_str(d, t, &len);
         size_t j = (size_t)jj_hash_bytes(s, len) & (cap - 1);
@@ -120,7 +120,7 @@ size_t jj_object_find(jj_doc *d, size_t at, const uint8_t *key, size_t len) {
     }
     const uint64_t *tape = d->tape.tape;
     size_t t = at + 2, found = 0, k = 0;
-    for (; k < n; k++, t = jj_skip(tape, t + 2)) {
+    for (; k < n; k++, t = jj_tape_skip(tape, t + 2)) {
         size_t klen;
         const uint8_t *s = jj_doc_str(d, t, &klen);
         if (klen == len && memcmp(s, key, len) == 0) {
@@ -138,7 +138,7 @@ static void jj_build_array_table(jj_doc *d, jj_table *tb, size_t at) {
     size_t *slots = PyMem_Malloc(n * sizeof *slots);
     if (!slots) return;
     size_t t = at + 2;
-    for (size_t k = 0; k < n; k++, t = jj_skip(d->tape.tape, t)) slots[k] = t;
+    for (size_t k = 0; k < n; k++, t = jj_tape_skip(d->tape.tape, t)) slots[k] = t;
     tb->slots = slots;
 }
 
@@ -147,7 +147,7 @@ size_t jj_array_element(jj_doc *d, size_t at, size_t i) {
     jj_table *tb = n > JJ_SCAN_ONLY && i > JJ_SCAN_ONLY ? jj_table_of(d, at) : NULL;
     if (tb && tb->slots) return tb->slots[i];
     size_t t = at + 2;
-    for (size_t k = 0; k < i; k++) t = jj_skip(d->tape.tape, t);
+    for (size_t k = 0; k < i; k++) t = jj_tape_skip(d->tape.tape, t);
     if (tb && (tb->scanned += i) > n) jj_build_array_table(d, tb, at);
     return t;
 }

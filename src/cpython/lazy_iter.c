@@ -30,10 +30,10 @@ static PyObject *jj_iter_next(PyObject *self) {
     it->left--;
     jj_state *st = jj_lazy_state(self);
     if (it->kind == JJ_LT_ARRAY) {
-        it->pos = jj_skip(tape, t);
+        it->pos = jj_tape_skip(tape, t);
         return jj_lazy_value(st, it->doc, t);
     }
-    it->pos = jj_skip(tape, t + 2);
+    it->pos = jj_tape_skip(tape, t + 2);
     if (it->kind == JJ_LT_KEYS) return jj_build_value_at(st, &it->doc->tape, it->doc->input, t);
     if (it->kind == JJ_LT_VALUES) return jj_lazy_value(st, it->doc, t + 2);
     PyObject *key = jj_build_value_at(st, &it->doc->tape, it->doc->input, t);

@@ -210,7 +210,7 @@ static PyObject *jj_array_slice(PyObject *self, PyObject *slice) {
     Py_ssize_t stride = step > 0 ? step : -step;
     jj_state *st = jj_lazy_state(self);
     size_t t = jj_array_element(v->doc, v->at, (size_t)first);
-    for (Py_ssize_t k = first; k <= last; k++, t = jj_skip(v->doc->tape.tape, t)) {
+    for (Py_ssize_t k = first; k <= last; k++, t = jj_tape_skip(v->doc->tape.tape, t)) {
         if ((k - first) % stride) continue;
         PyObject *item = jj_lazy_value(st, v->doc, t);
         if (!item) {
@@ -246,7 +246,7 @@ static int jj_array_each(PyObject *self, int (*visit)(PyObject *, PyObject *, Py
     jj_view *v = (jj_view *)self;
     jj_state *st = jj_lazy_state(self);
     size_t n = jj_count(v->doc, v->at), t = v->at + 2;
-    for (size_t k = 0; k < n; k++, t = jj_skip(v->doc->tape.tape, t)) {
+    for (size_t k = 0; k < n; k++, t = jj_tape_skip(v->doc->tape.tape, t)) {
         PyObject *item = jj_lazy_value(st, v->doc, t);
         if (!item) return -1;
         int rc = visit(item, arg, (Py_ssize_t)k, acc);
