@@ -7,7 +7,6 @@ import gc
 import json
 import random
 import sys
-import tracemalloc
 
 import pytest
 
@@ -15,10 +14,12 @@ import jetjson
 
 try:
     from conftest import (Raised, assert_same_outcome, assert_same_value, capture,
-                          data_params, hyp_settings, input_forms, json_oracle, read_bytes)
+                          data_params, hyp_settings, input_forms, json_oracle, read_bytes,
+                          traced_growth)
 except ImportError:  # tests/ turned into a package
     from .conftest import (Raised, assert_same_outcome, assert_same_value, capture,
-                           data_params, hyp_settings, input_forms, json_oracle, read_bytes)
+                           data_params, hyp_settings, input_forms, json_oracle, read_bytes,
+                          traced_growth)
 import paths_oracle as po
 
 from hypothesis import given
@@ -415,19 +416,7 @@ def test_no_leaks(case):
         "trusted": lambda: jetjson.get_many(data, ["/a/1", "/x"], default=None, validate=False),
         "trusted_bad": lambda: capture(jetjson.get, b'{"a": [1, }', "/a", validate=False),
     }
-    fn = calls[case]
-    for _ in range(200):
-        fn()
-    gc.collect()
-    tracemalloc.start()
-    try:
-        start = tracemalloc.get_traced_memory()[0]
-        for _ in range(3000):
-            fn()
-        gc.collect()
-        grown = tracemalloc.get_traced_memory()[0] - start
-    finally:
-        tracemalloc.stop()
+    grown = traced_growth(calls[case], 3000)
     assert grown < 30_000, f"{case}: {grown} bytes kept after 3000 calls"
 
 

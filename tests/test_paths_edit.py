@@ -2,11 +2,9 @@
 done on json.loads of the input (paths_oracle.ref_set / ref_delete), the result must be
 valid JSON, and only the edited byte range may differ from the input."""
 
-import gc
 import json
 import random
 import sys
-import tracemalloc
 
 import pytest
 
@@ -14,10 +12,10 @@ import jetjson
 
 try:
     from conftest import (Raised, assert_same_outcome, assert_same_value, capture, data_params,
-                          hyp_settings, input_forms, json_oracle, read_bytes)
+                          hyp_settings, input_forms, json_oracle, read_bytes, traced_growth)
 except ImportError:  # tests/ turned into a package
     from .conftest import (Raised, assert_same_outcome, assert_same_value, capture, data_params,
-                           hyp_settings, input_forms, json_oracle, read_bytes)
+                           hyp_settings, input_forms, json_oracle, read_bytes, traced_growth)
 import paths_oracle as po
 
 from hypothesis import given
@@ -335,17 +333,5 @@ def test_no_leaks(case):
         "bad_value": lambda: capture(jetjson.set_path, data, "/a", "[1,"),
         "bad_doc": lambda: capture(jetjson.set_path, b"{", "/a", "1"),
     }
-    fn = calls[case]
-    for _ in range(200):
-        fn()
-    gc.collect()
-    tracemalloc.start()
-    try:
-        start = tracemalloc.get_traced_memory()[0]
-        for _ in range(3000):
-            fn()
-        gc.collect()
-        grown = tracemalloc.get_traced_memory()[0] - start
-    finally:
-        tracemalloc.stop()
+    grown = traced_growth(calls[case], 3000)
     assert grown < 30_000, f"{case}: {grown} bytes kept after 3000 calls"

@@ -11,34 +11,7 @@
 
 #include <string.h>
 
-#include "mul128.h"
-
-/* floor((x * mul - sub) / 2^shift), kept non-negative by the bias before shifting */
-static inline int floor_formula(int x, int mul, int sub, int shift, int bias)
-{
-    return (int)(((uint32_t)(x * mul - sub) + ((uint32_t)bias << shift)) >> shift) - bias;
-}
-
-/* g, an over-approximation of 10^p scaled into [2^126, 2^128); returns h - q (see
- * format_double_table.h). */
-static inline int pow10_approx(int p, uint64_t *g_hi, uint64_t *g_lo)
-{
-    unsigned idx = (unsigned)(p - JJ_FD_PMIN);
-    *g_hi = jj_fd_g[idx][0];
-    *g_lo = jj_fd_g[idx][1];
-    return jj_fd_g_shift[idx];
-}
-
-/* x * g / 2^128, floored, with bit 0 set when the first 64 fraction bits are not zero */
-static inline uint64_t round_to_odd(uint64_t g_hi, uint64_t g_lo, uint64_t x)
-{
-    uint64_t lo_lo, lo_hi = jj_mul128(g_lo, x, &lo_lo);
-    uint64_t hi_lo, hi_hi = jj_mul128(g_hi, x, &hi_lo);
-    uint64_t frac = hi_lo + lo_hi;
-    hi_hi += frac < lo_hi;
-    (void)lo_lo;
-    return hi_hi | (frac != 0);
-}
+#include "decimal_scale.h"
 
 /* v = c * 2^q > 0: the chosen digits r, with v ~ r * 10^*k10 */
 static uint64_t shortest32(uint32_t c, int q, int *k10)
@@ -49,9 +22,7 @@ static uint64_t shortest32(uint32_t c, int q, int *k10)
     }
     /* c = 2^23 above the smallest exponent: the lower neighbour is twice as close */
     int asym = c == (UINT32_C(1) << 23) && q > -149;
-    int k = asym ? floor_formula(q, JJ_FD_LOG10_34_MUL, JJ_FD_LOG10_34_SUB, JJ_FD_LOG10_34_SHIFT,
-                                 JJ_FD_LOG10_34_BIAS)
-                 : floor_formula(q, JJ_FD_LOG10_2_MUL, 0, JJ_FD_LOG10_2_SHIFT, JJ_FD_LOG10_2_BIAS);
+    int k = asym ? floor_log10_three_quarters_pow2(q) : floor_log10_pow2(q);
     uint64_t g_hi, g_lo;
     int h = q + pow10_approx(-k, &g_hi, &g_lo);
     uint64_t odd = c & 1; /* odd c: the bounds themselves read back as a neighbour */

@@ -2,7 +2,6 @@
 #include <immintrin.h>
 
 #include "kernel_internal.h"
-#include "minify_table.h"
 
 #define JJ_ISA_NAME "sse42"
 #define JJ_KERNELS_SYMBOL jj_kernels_sse42
@@ -75,23 +74,6 @@ static inline jj_vec jj_vhigh_nibble(jj_vec v) { return _mm_and_si128(_mm_srli_e
 #define jj_vprev(cur, prev, n) _mm_alignr_epi8((cur), (prev), 16 - (n))
 static inline int jj_vnonzero(jj_vec v) { return !_mm_testz_si128(v, v); }
 
-/* Minifier compaction: each 16-byte chunk is shuffled so that the kept bytes of each
- * half come first in that half (one table entry per half), then the halves are stored
- * 8 bytes each, one after the other. */
-static inline uint8_t *jj_compact64(const uint8_t *block, uint64_t keep, uint8_t *out) {
-    const __m128i high_half = _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 8, 8, 8, 8, 8, 8, 8, 8);
-    for (int c = 0; c < 4; c++) {
-        unsigned lo = (unsigned)(keep >> (16 * c)) & 0xff, hi = (unsigned)(keep >> (16 * c + 8)) & 0xff;
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(block + 16 * c));
-        __m128i idx = _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)jj_compact_table[lo]),
-                                         _mm_loadl_epi64((const __m128i *)(const void *)jj_compact_table[hi]));
-        __m128i packed = _mm_shuffle_epi8(v, _mm_add_epi8(idx, high_half));
-        _mm_storel_epi64((__m128i *)(void *)out, packed);
-        out += __builtin_popcount(lo);
-        _mm_storel_epi64((__m128i *)(void *)out, _mm_unpackhi_epi64(packed, packed));
-        out += __builtin_popcount(hi);
-    }
-    return out;
-}
+#include "compact_ssse3.h"
 
 #include "stage1_body.h"
