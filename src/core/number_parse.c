@@ -56,14 +56,19 @@ static inline int eight_digits(uint64_t v)
     return (((v & hi) ^ threes) | (((v + UINT64_C(0x0606060606060606)) & hi) ^ threes)) == 0;
 }
 
-/* Value of 8 digit bytes: combine neighbours into 2-digit, then 4-, then 8-digit lanes.
- * The first byte is the most significant digit. */
-static inline uint64_t eight_value(uint64_t v)
+/* Value of 8 digit values (bytes 0..9, the first byte the most significant digit):
+ * combine neighbours into 2-digit, then 4-, then 8-digit lanes. */
+static inline uint64_t eight_value_of(uint64_t v)
 {
-    v -= UINT64_C(0x3030303030303030);
     v = (v * 10 + (v >> 8)) & UINT64_C(0x00ff00ff00ff00ff);
     v = (v * 100 + (v >> 16)) & UINT64_C(0x0000ffff0000ffff);
     return (v * 10000 + (v >> 32)) & UINT64_C(0xffffffff);
+}
+
+/* Value of 8 digit bytes. */
+static inline uint64_t eight_value(uint64_t v)
+{
+    return eight_value_of(v - UINT64_C(0x3030303030303030));
 }
 
 static inline int clz64(uint64_t x) /* x != 0 */
@@ -435,29 +440,30 @@ static JJ_NOINLINE double to_double(const uint8_t *dig, const uint8_t *dend, uin
 
 /* ---- the parser ---------------------------------------------------------------- */
 
+static const uint64_t jj_pow10_small[9] = {1u, 10u, 100u, 1000u, 10000u, 100000u, 1000000u,
+                                           10000000u, 100000000u};
+
 /* Accumulates the digits at p into *acc (modulo 2^64) and returns the first non-digit:
- * eight at a time while whole words of digits are available, then one by one. (Converting
- * a partial word too was measured slower on canada.json than this simple tail.) */
+ * eight at a time while whole words of digits are available; a word that holds fewer
+ * has them moved to its top bytes (the bytes below become leading zeros) and converted
+ * the same way, so a number costs a word or two, not a step per digit. */
 static inline const uint8_t *scan_digits(const uint8_t *p, const uint8_t *end, uint64_t *acc)
 {
+    const uint64_t hi = UINT64_C(0xf0f0f0f0f0f0f0f0);
+    const uint64_t threes = UINT64_C(0x3030303030303030);
     uint64_t m = *acc;
     while (end - p >= 8) {
         uint64_t v = load_le64(p);
-        if (!eight_digits(v)) {
-            /* fewer than 8 digits left: count them from the first non-digit byte, then
-             * add them without a branch per digit */
-            const uint64_t hi = UINT64_C(0xf0f0f0f0f0f0f0f0);
-            const uint64_t threes = UINT64_C(0x3030303030303030);
-            uint64_t bad = ((v & hi) ^ threes) | (((v + UINT64_C(0x0606060606060606)) & hi) ^ threes);
-            switch ((unsigned)__builtin_ctzll(bad) / 8) {
-            case 7: m = m * 10 + (uint64_t)(*p++ - '0'); /* fall through */
-            case 6: m = m * 10 + (uint64_t)(*p++ - '0'); /* fall through */
-            case 5: m = m * 10 + (uint64_t)(*p++ - '0'); /* fall through */
-            case 4: m = m * 10 + (uint64_t)(*p++ - '0'); /* fall through */
-            case 3: m = m * 10 + (uint64_t)(*p++ - '0'); /* fall through */
-            case 2: m = m * 10 + (uint64_t)(*p++ - '0'); /* fall through */
-            case 1: m = m * 10 + (uint64_t)(*p++ - '0'); /* fall through */
-            default: break;
+        /* flags every non-digit byte; the lowest flag is exact (digits below it carry
+         * nothing into it), which is all that is used */
+        uint64_t bad = ((v & hi) ^ threes) | (((v + UINT64_C(0x0606060606060606)) & hi) ^ threes);
+        if (bad) {
+            unsigned n = (unsigned)__builtin_ctzll(bad) / 8;
+            if (n) {
+                /* the low n bytes are digits, so subtracting borrows nothing from them */
+                uint64_t digits = (v - threes) << (8 * (8 - n));
+                m = m * jj_pow10_small[n] + eight_value_of(digits);
+                p += n;
             }
             *acc = m;
             return p;
@@ -490,15 +496,8 @@ const uint8_t *jj_parse_number(const uint8_t *p, const uint8_t *end, jj_number *
     dig = p;
     if (*p == '0') { /* no leading zeros: the integer part is just "0" */
         p++;
-    } else { /* integer parts are usually short: digit by digit, then by words */
-        m = (uint64_t)(*p++ - '0');
-        while (p < end && is_digit(*p)) {
-            m = m * 10 + (uint64_t)(*p++ - '0');
-            if (p - dig >= 8) {
-                p = scan_digits(p, end, &m);
-                break;
-            }
-        }
+    } else {
+        p = scan_digits(p, end, &m);
     }
     ndig = (size_t)(p - dig);
 

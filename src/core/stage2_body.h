@@ -7,6 +7,8 @@
  * input length). */
 #include <string.h>
 
+#include "number_fast.h"
+
 #define JJ_WORD(type, payload) (((uint64_t)(type) << 56) | (uint64_t)(payload))
 
 /* Bytes that may follow a literal or a number. */
@@ -282,7 +284,7 @@ value:
     case '0': case '1': case '2': case '3': case '4':
     case '5': case '6': case '7': case '8': case '9': {
         jj_number num;
-        const uint8_t *after = jj_parse_number(buf + pos, end, &num);
+        const uint8_t *after = jj_parse_number_fast(buf + pos, end, &num);
         if (!after || !jj_token_ends_at(after, end)) {
             err = JJ_ERR_NUMBER;
             goto fail;

@@ -3,7 +3,7 @@
  * its own stack, so depth is bounded by memory, not by the C stack. */
 #include <string.h>
 
-#include "state.h"
+#include "dict_fill.h"
 
 /* ---- keys ---- */
 
@@ -177,15 +177,6 @@ static inline const uint8_t *jj_str_bytes(const jj_parser *p, const uint8_t *inp
     return (jj_tape_str_flags(w) & JJ_STR_IN_INPUT ? input : p->strings) + jj_tape_str_offset(w);
 }
 
-/* Keys from the cache carry their hash already; the dict need not ask for it. */
-static inline int jj_dict_set(PyObject *dict, PyObject *key, PyObject *value) {
-#if PY_VERSION_HEX < 0x030D0000
-    Py_hash_t hash = ((PyASCIIObject *)key)->hash;
-    if (hash != -1) return _PyDict_SetItem_KnownHash(dict, key, value, hash);
-#endif
-    return PyDict_SetItem(dict, key, value);
-}
-
 typedef struct jj_frame {
     PyObject *container;
     Py_ssize_t next; /* list: index of the next item */
@@ -249,7 +240,7 @@ PyObject *jj_build_value_at(jj_state *st, const jj_parser *p, const uint8_t *inp
             continue;
         }
         case JJ_OBJECT: {
-            PyObject *dict = _PyDict_NewPresized((Py_ssize_t)tape[t + 1]);
+            PyObject *dict = jj_dict_new_sized((Py_ssize_t)tape[t + 1]);
             if (!dict) goto fail;
             frames[depth].container = dict;
             frames[depth].next = 0;
@@ -276,9 +267,8 @@ PyObject *jj_build_value_at(jj_state *st, const jj_parser *p, const uint8_t *inp
                 f->next++;
                 continue;
             }
-            int rc = jj_dict_set(f->container, f->key, value);
-            Py_DECREF(value);
-            Py_CLEAR(f->key);
+            int rc = jj_dict_put(f->container, f->key, value);
+            f->key = NULL;
             value = NULL;
             if (rc < 0) goto fail;
         }

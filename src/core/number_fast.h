@@ -1,0 +1,148 @@
+/* The common JSON number, parsed inline by stage 2: at most 7 integer digits and at most
+ * 15 significant digits in all, no exponent. Such an integer fits an int64; such a
+ * decimal is m / 10^f with m < 2^53 and f <= 15, both exact doubles, so one correctly
+ * rounded division gives the double. Digits are read a word at a time. Anything else
+ * (or fewer than 32 bytes left) goes to jj_parse_number, which gives the same result
+ * for these too; this only saves its call and its generality on the hot path. */
+#ifndef JJ_NUMBER_FAST_H
+#define JJ_NUMBER_FAST_H
+
+#include <float.h>
+#include <string.h>
+
+#include "jetjson.h"
+
+#define JJ_NUMBER_FAST_ROOM 32
+
+/* Digits at the start of the 8 bytes v (0..8), the lowest byte first. A byte is a digit
+ * when its high nibble is 3 before and after adding 6; carries only come from below the
+ * first non-digit, so the lowest flagged byte is exact. */
+static inline unsigned jj_fast_digit_count(uint64_t v) {
+    const uint64_t hi = UINT64_C(0xf0f0f0f0f0f0f0f0), threes = UINT64_C(0x3030303030303030);
+    uint64_t bad = ((v & hi) ^ threes) | (((v + UINT64_C(0x0606060606060606)) & hi) ^ threes);
+    return bad ? (unsigned)__builtin_ctzll(bad) / 8 : 8;
+}
+
+/* The value of the first n (1..8) digit bytes of v. They are moved to the top of the
+ * word, so the bytes below become leading zeros, then combined pairwise. */
+static inline uint64_t jj_fast_digits_value(uint64_t v, unsigned n) {
+    v = (v - UINT64_C(0x3030303030303030)) << (8 * (8 - n));
+    v = (v * 10 + (v >> 8)) & UINT64_C(0x00ff00ff00ff00ff);
+    v = (v * 100 + (v >> 16)) & UINT64_C(0x0000ffff0000ffff);
+    return (v * 10000 + (v >> 32)) & UINT64_C(0xffffffff);
+}
+
+static inline uint64_t jj_fast_load64(const uint8_t *p) {
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
+    return v;
+}
+
+#if defined(__SSSE3__)
+#include <tmmintrin.h>
+
+/* SSSE3: the sign-less number's first 16 bytes at once. The digit bytes are found with
+ * one compare, the dot squeezed out and the digits right-aligned by one shuffle (bytes
+ * before them become leading zeros), and the 16 digits combined pairwise by three
+ * multiply-adds. Returns 0 when the general parser must decide. */
+static inline int jj_fast_number16(const uint8_t *p, int neg, jj_number *out, const uint8_t **after) {
+    static const double exact_pow10[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                           1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    __m128i digits = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), _mm_set1_epi8('0'));
+    __m128i is_digit = _mm_cmpeq_epi8(_mm_min_epu8(digits, _mm_set1_epi8(9)), digits);
+    unsigned mask = (unsigned)_mm_movemask_epi8(is_digit);
+    unsigned int_len = (unsigned)__builtin_ctz(~mask);
+    if (int_len == 0 || (int_len > 1 && p[0] == '0')) return 0;
+    unsigned total = int_len, dot = 16; /* no dot: nothing to skip */
+    int is_float = p[int_len] == '.';
+    if (is_float) {
+        unsigned frac_len = (unsigned)__builtin_ctz(~(mask >> (int_len + 1)));
+        if (frac_len == 0) return 0;
+        total += frac_len;
+        dot = int_len;
+    }
+    /* 15 digits at most, and the number must end inside the 16 bytes (then it is
+     * followed by a non-digit there) */
+    if (total > 15 || total + (unsigned)is_float >= 16) return 0;
+    const uint8_t *end = p + total + (unsigned)is_float;
+    if ((*end | 0x20) == 'e') return 0;
+    /* output byte i takes digit i - (16 - total), found past the dot when at or after it;
+     * a negative index makes the shuffle write 0 */
+    __m128i index = _mm_add_epi8(_mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                                 _mm_set1_epi8((char)((int)total - 16)));
+    index = _mm_sub_epi8(index, _mm_cmpgt_epi8(index, _mm_set1_epi8((char)((int)dot - 1))));
+    digits = _mm_shuffle_epi8(digits, index);
+    __m128i pairs = _mm_maddubs_epi16(digits, _mm_setr_epi8(10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1));
+    __m128i quads = _mm_madd_epi16(pairs, _mm_setr_epi16(100, 1, 100, 1, 100, 1, 100, 1));
+    quads = _mm_packs_epi32(quads, quads); /* 0..9999: no saturation */
+    __m128i octs = _mm_madd_epi16(quads, _mm_setr_epi16(10000, 1, 10000, 1, 10000, 1, 10000, 1));
+    uint64_t m = (uint64_t)(uint32_t)_mm_cvtsi128_si32(octs) * 100000000u +
+                 (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(octs, 4));
+    if (is_float) {
+        double d = (double)m / exact_pow10[total - int_len];
+        out->kind = JJ_NUM_DOUBLE;
+        out->v.d = neg ? -d : d;
+    } else {
+        out->kind = JJ_NUM_INT64;
+        out->v.i = neg ? -(int64_t)m : (int64_t)m;
+    }
+    *after = end;
+    return 1;
+}
+#endif
+
+static inline const uint8_t *jj_parse_number_fast(const uint8_t *start, const uint8_t *end,
+                                                  jj_number *out) {
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+    static const double exact_pow10[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                           1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    static const uint64_t pow10_int[9] = {1u,      10u,      100u,      1000u,     10000u,
+                                          100000u, 1000000u, 10000000u, 100000000u};
+    if (end - start < JJ_NUMBER_FAST_ROOM) return jj_parse_number(start, end, out);
+    const uint8_t *p = start;
+    int neg = *p == '-';
+    p += neg;
+#if defined(__SSSE3__)
+    const uint8_t *after;
+    if (jj_fast_number16(p, neg, out, &after)) return after;
+    return jj_parse_number(start, end, out);
+#endif
+    uint64_t word = jj_fast_load64(p);
+    unsigned int_digits = jj_fast_digit_count(word);
+    /* no digit, a leading zero, or 8 digits or more: the general parser decides */
+    if (int_digits - 1u >= 7u || (int_digits > 1 && *p == '0')) return jj_parse_number(start, end, out);
+    uint64_t m = jj_fast_digits_value(word, int_digits);
+    p += int_digits;
+    if (*p != '.') {
+        if ((*p | 0x20) == 'e') return jj_parse_number(start, end, out);
+        out->kind = JJ_NUM_INT64;
+        out->v.i = neg ? -(int64_t)m : (int64_t)m;
+        return p;
+    }
+    p++;
+    word = jj_fast_load64(p);
+    unsigned frac_digits = jj_fast_digit_count(word);
+    if (frac_digits == 0) return jj_parse_number(start, end, out);
+    m = m * pow10_int[frac_digits] + jj_fast_digits_value(word, frac_digits);
+    if (frac_digits == 8) {
+        word = jj_fast_load64(p + 8);
+        unsigned more = jj_fast_digit_count(word);
+        if (more == 8) return jj_parse_number(start, end, out);
+        if (more) m = m * pow10_int[more] + jj_fast_digits_value(word, more);
+        frac_digits += more;
+    }
+    p += frac_digits;
+    if (int_digits + frac_digits > 15 || (*p | 0x20) == 'e') return jj_parse_number(start, end, out);
+    double d = (double)m / exact_pow10[frac_digits];
+    out->kind = JJ_NUM_DOUBLE;
+    out->v.d = neg ? -d : d;
+    return p;
+#else
+    return jj_parse_number(start, end, out);
+#endif
+}
+
+#endif
