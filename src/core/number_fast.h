@@ -12,7 +12,7 @@
 
 #include "jetjson.h"
 
-#define JJ_NUMBER_FAST_ROOM 32
+#define JJ_NUMBER_FAST_ROOM 40
 
 /* Digits at the start of the 8 bytes v (0..8), the lowest byte first. A byte is a digit
  * when its high nibble is 3 before and after adding 6; carries only come from below the
@@ -41,19 +41,54 @@ static inline uint64_t jj_fast_load64(const uint8_t *p) {
     return v;
 }
 
+/* number_parse.c: w * 10^q (w != 0, exact) correctly rounded when one 128-bit product
+ * decides it (nearly always): 1 with *out set, else 0. */
+int jj_decimal_to_double_fast(uint64_t w, int q, int neg, double *out);
+
 #if defined(__SSSE3__)
 #include <tmmintrin.h>
 
-/* SSSE3: the sign-less number's first 16 bytes at once. The digit bytes are found with
- * one compare, the dot squeezed out and the digits right-aligned by one shuffle (bytes
- * before them become leading zeros), and the 16 digits combined pairwise by three
- * multiply-adds. Returns 0 when the general parser must decide. */
+static inline __m128i jj_fast_digit_bytes(const uint8_t *p) {
+    return _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), _mm_set1_epi8('0'));
+}
+
+static inline unsigned jj_fast_digit_mask(__m128i digits) {
+    return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(digits, _mm_set1_epi8(9)), digits));
+}
+
+/* The 16 digit values (0..9, the first byte most significant) as one integer. */
+static inline uint64_t jj_fast_value16(__m128i digits) {
+    __m128i pairs = _mm_maddubs_epi16(digits, _mm_setr_epi8(10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1));
+    __m128i quads = _mm_madd_epi16(pairs, _mm_setr_epi16(100, 1, 100, 1, 100, 1, 100, 1));
+    quads = _mm_packs_epi32(quads, quads); /* 0..9999: no saturation */
+    __m128i octs = _mm_madd_epi16(quads, _mm_setr_epi16(10000, 1, 10000, 1, 10000, 1, 10000, 1));
+    return (uint64_t)(uint32_t)_mm_cvtsi128_si32(octs) * 100000000u +
+           (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(octs, 4));
+}
+
+/* The first n (0..16) of 16 digit values, as an integer: moved to the end of the vector
+ * by a shuffle whose negative indexes write the leading zeros. */
+static inline uint64_t jj_fast_value_first(__m128i digits, unsigned n) {
+    __m128i index = _mm_add_epi8(_mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                                 _mm_set1_epi8((char)((int)n - 16)));
+    return jj_fast_value16(_mm_shuffle_epi8(digits, index));
+}
+
+/* Bytes [0, n) from a, the others from b. */
+static inline __m128i jj_fast_first_from(unsigned n, __m128i a, __m128i b) {
+    __m128i first = _mm_cmpgt_epi8(_mm_set1_epi8((char)n),
+                                   _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+    return _mm_or_si128(_mm_and_si128(first, a), _mm_andnot_si128(first, b));
+}
+
+/* SSSE3, the common case: a number that ends inside the first 16 bytes with at most 15
+ * digits. One compare finds the digits, one shuffle drops the dot and right-aligns them
+ * (negative indexes write leading zeros). Returns 0 when it does not apply. */
 static inline int jj_fast_number16(const uint8_t *p, int neg, jj_number *out, const uint8_t **after) {
     static const double exact_pow10[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                            1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
-    __m128i digits = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), _mm_set1_epi8('0'));
-    __m128i is_digit = _mm_cmpeq_epi8(_mm_min_epu8(digits, _mm_set1_epi8(9)), digits);
-    unsigned mask = (unsigned)_mm_movemask_epi8(is_digit);
+    __m128i digits = jj_fast_digit_bytes(p);
+    unsigned mask = jj_fast_digit_mask(digits);
     unsigned int_len = (unsigned)__builtin_ctz(~mask);
     if (int_len == 0 || (int_len > 1 && p[0] == '0')) return 0;
     unsigned total = int_len, dot = 16; /* no dot: nothing to skip */
@@ -64,24 +99,16 @@ static inline int jj_fast_number16(const uint8_t *p, int neg, jj_number *out, co
         total += frac_len;
         dot = int_len;
     }
-    /* 15 digits at most, and the number must end inside the 16 bytes (then it is
-     * followed by a non-digit there) */
+    /* the number must end inside the 16 bytes (then a non-digit follows it there) */
     if (total > 15 || total + (unsigned)is_float >= 16) return 0;
     const uint8_t *end = p + total + (unsigned)is_float;
     if ((*end | 0x20) == 'e') return 0;
-    /* output byte i takes digit i - (16 - total), found past the dot when at or after it;
-     * a negative index makes the shuffle write 0 */
     __m128i index = _mm_add_epi8(_mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
                                  _mm_set1_epi8((char)((int)total - 16)));
     index = _mm_sub_epi8(index, _mm_cmpgt_epi8(index, _mm_set1_epi8((char)((int)dot - 1))));
-    digits = _mm_shuffle_epi8(digits, index);
-    __m128i pairs = _mm_maddubs_epi16(digits, _mm_setr_epi8(10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1));
-    __m128i quads = _mm_madd_epi16(pairs, _mm_setr_epi16(100, 1, 100, 1, 100, 1, 100, 1));
-    quads = _mm_packs_epi32(quads, quads); /* 0..9999: no saturation */
-    __m128i octs = _mm_madd_epi16(quads, _mm_setr_epi16(10000, 1, 10000, 1, 10000, 1, 10000, 1));
-    uint64_t m = (uint64_t)(uint32_t)_mm_cvtsi128_si32(octs) * 100000000u +
-                 (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(octs, 4));
+    uint64_t m = jj_fast_value16(_mm_shuffle_epi8(digits, index));
     if (is_float) {
+        /* m < 10^15 < 2^53 and 10^frac are exact doubles: one rounding */
         double d = (double)m / exact_pow10[total - int_len];
         out->kind = JJ_NUM_DOUBLE;
         out->v.d = neg ? -d : d;
@@ -91,6 +118,44 @@ static inline int jj_fast_number16(const uint8_t *p, int neg, jj_number *out, co
     }
     *after = end;
     return 1;
+}
+
+/* SSSE3, longer numbers (16 to 19 digits: coordinates, 64-bit ids), kept out of line so
+ * that stage 2's loop stays small: 32 bytes at a time, the dot taken out by reading the
+ * fraction again one byte further (digit k is p[k] before the dot, p[k + 1] after it).
+ * Anything else goes to jj_parse_number. */
+__attribute__((noinline)) static const uint8_t *jj_fast_number_long(const uint8_t *start, const uint8_t *p,
+                                                                     const uint8_t *stop, jj_number *out) {
+    static const uint64_t pow10_int[4] = {1u, 10u, 100u, 1000u};
+    int neg = p != start;
+    __m128i lo = jj_fast_digit_bytes(p), hi = jj_fast_digit_bytes(p + 16);
+    uint32_t mask = jj_fast_digit_mask(lo) | (uint32_t)jj_fast_digit_mask(hi) << 16;
+    unsigned int_len = (unsigned)__builtin_ctz(~mask | (UINT32_C(1) << 31)), frac_len = 0;
+    if (int_len == 0 || int_len > 19 || (int_len > 1 && p[0] == '0')) return jj_parse_number(start, stop, out);
+    unsigned total = int_len;
+    int is_float = p[int_len] == '.';
+    if (is_float) {
+        frac_len = (unsigned)__builtin_ctz(~(mask >> (int_len + 1)) | (UINT32_C(1) << 30));
+        total += frac_len;
+    }
+    const uint8_t *end = p + total + (unsigned)is_float;
+    if ((is_float && frac_len == 0) || total > 19 || (*end | 0x20) == 'e' || (!is_float && total > 18))
+        return jj_parse_number(start, stop, out);
+    if (is_float) {
+        lo = jj_fast_first_from(int_len, lo, jj_fast_digit_bytes(p + 1));
+        hi = jj_fast_first_from(int_len > 16 ? int_len - 16 : 0, hi, jj_fast_digit_bytes(p + 17));
+    }
+    uint64_t m = total <= 16 ? jj_fast_value_first(lo, total)
+                             : jj_fast_value16(lo) * pow10_int[total - 16] + jj_fast_value_first(hi, total - 16);
+    if (!is_float) {
+        out->kind = JJ_NUM_INT64;
+        out->v.i = neg ? -(int64_t)m : (int64_t)m;
+        return end;
+    }
+    if (m == 0 || !jj_decimal_to_double_fast(m, -(int)frac_len, neg, &out->v.d))
+        return jj_parse_number(start, stop, out);
+    out->kind = JJ_NUM_DOUBLE;
+    return end;
 }
 #endif
 
@@ -108,7 +173,7 @@ static inline const uint8_t *jj_parse_number_fast(const uint8_t *start, const ui
 #if defined(__SSSE3__)
     const uint8_t *after;
     if (jj_fast_number16(p, neg, out, &after)) return after;
-    return jj_parse_number(start, end, out);
+    return jj_fast_number_long(start, p, end, out);
 #endif
     uint64_t word = jj_fast_load64(p);
     unsigned int_digits = jj_fast_digit_count(word);

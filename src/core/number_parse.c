@@ -21,6 +21,7 @@
  *
  * No allocation, no global mutable state, no locale. */
 #include "jetjson.h"
+#include "number_fast.h"
 #include "pow5_table.h"
 
 #include <float.h>
@@ -237,6 +238,17 @@ static inline int el_fast(uint64_t w, int q, uint64_t *bits)
     if ((low == (mask & (rbit - 1))) & ((rbit == 0) | (a0 == 0)))
         return 0;
     *bits = ((uint64_t)(be - 1) << 52) + (a1 >> (sh + 1)) + rbit;
+    return 1;
+}
+
+/* For number_fast.h: w * 10^q (w != 0 exact, q in the table's range) when the first
+ * product decides it. */
+int jj_decimal_to_double_fast(uint64_t w, int q, int neg, double *out)
+{
+    uint64_t bits;
+    if (q < JJ_POW5_QMIN || q > JJ_POW5_QMAX || !el_fast(w, q, &bits))
+        return 0;
+    *out = bits_to_double(bits, neg);
     return 1;
 }
 
