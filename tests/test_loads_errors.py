@@ -325,6 +325,22 @@ def test_recursion_limit_is_respected_like_json():
         sys.setrecursionlimit(old)
 
 
+def test_recursion_room_when_called_deep_in_the_stack():
+    """loads reads the interpreter's remaining recursion budget before building (and
+    probes it only when it is short): called with little room left, it must still give
+    what json gives, for documents just under, at and over that room."""
+    def at_depth(k, fn):
+        return fn() if k == 0 else at_depth(k - 1, fn)
+
+    limit = sys.getrecursionlimit()
+    for used in (limit - 80, limit - 45, limit - 25):
+        for depth in range(1, 60, 2):
+            doc = "[" * depth + "]" * depth
+            exp = capture(at_depth, used, lambda: json.loads(doc))
+            got = capture(at_depth, used, lambda: jetjson.loads(doc))
+            assert_same_outcome(got, exp, f"depth {depth} at stack {used}", jetjson)
+
+
 # --------------------------------------------------------------------------------------
 # Wrong input types
 # --------------------------------------------------------------------------------------

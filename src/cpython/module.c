@@ -72,7 +72,24 @@ PyObject *jj_json_loads(jj_state *st, PyObject *data, PyObject *kwargs, int coun
 /* Whether json itself would have recursion room for `depth` nested containers here.
  * Probed with the same counter json's scanner uses, so the answer follows the
  * interpreter's limit (and the caller's own depth) on every Python version. */
+/* The recursion budget Py_EnterRecursiveCall counts down, where the version exposes it:
+ * with more left than needed, every call of the probe below would succeed without a
+ * check, so the probe (two calls per level, on every loads) can be skipped. */
+static inline int jj_recursion_surely_enough(size_t needed) {
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000
+    return (size_t)(long)PyThreadState_Get()->recursion_remaining > needed &&
+           PyThreadState_Get()->recursion_remaining > 0;
+#elif PY_VERSION_HEX >= 0x030C0000 && PY_VERSION_HEX < 0x030E0000 && !defined(Py_GIL_DISABLED)
+    return PyThreadState_Get()->c_recursion_remaining > 0 &&
+           (size_t)(long)PyThreadState_Get()->c_recursion_remaining > needed;
+#else
+    (void)needed;
+    return 0;
+#endif
+}
+
 int jj_recursion_room(size_t depth) {
+    if (jj_recursion_surely_enough(depth + JJ_RECURSION_MARGIN)) return 1;
     size_t entered = 0;
     int ok = 1;
     for (; entered < depth + JJ_RECURSION_MARGIN; entered++) {
