@@ -93,8 +93,9 @@ static inline int jj_dict_put(PyObject *dict, PyObject *key, PyObject *value) {
     jj_dict_str_entry *entries = jj_dict_str_entries(k);
     size_t mask = ((size_t)1 << k->dk_log2_size) - 1;
     size_t perturb = (size_t)hash, slot = (size_t)hash & mask;
+    int narrow = k->dk_log2_size < 8; /* one-byte indexes: nearly every JSON object */
     for (;;) {
-        Py_ssize_t ix = jj_dict_index_at(k, slot);
+        Py_ssize_t ix = narrow ? ((const int8_t *)(const void *)k->dk_indices)[slot] : jj_dict_index_at(k, slot);
         if (ix == JJ_DICT_EMPTY_SLOT) break;
         PyObject *old_key = entries[ix].me_key;
         if (old_key == key || (((PyASCIIObject *)old_key)->hash == hash && jj_dict_same_str(old_key, key))) {
@@ -108,7 +109,10 @@ static inline int jj_dict_put(PyObject *dict, PyObject *key, PyObject *value) {
         slot = mask & (slot * 5 + perturb + 1);
     }
     Py_ssize_t ix = k->dk_nentries;
-    jj_dict_set_index(k, slot, ix);
+    if (narrow)
+        ((int8_t *)(void *)k->dk_indices)[slot] = (int8_t)ix;
+    else
+        jj_dict_set_index(k, slot, ix);
     entries[ix].me_key = key;
     entries[ix].me_value = value;
     k->dk_nentries++;
