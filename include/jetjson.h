@@ -234,8 +234,8 @@ typedef struct jj_str_scan {
 typedef struct jj_kernels {
     const char *name; /* "scalar", "sse42", "avx2", "neon" */
     /* Stage 1: writes the positions of structural characters ({}[]:, the opening quote
-     * of each string, the first byte of each other token) to out (room for len + 1
-     * entries), and validates UTF-8. Returns the count, or sets *err and *err_off. */
+     * of each string, the first byte of each other token) to out (room for len + 64
+     * entries: whole groups of entries are written), and validates UTF-8. Returns the count, or sets *err and *err_off. */
     size_t (*stage1)(const uint8_t *buf, size_t len, uint32_t *out, jj_error *err,
                      size_t *err_off);
     /* Returns the offset from p of the first '"', '\\' or byte < 0x20 in [p, end), or
@@ -257,7 +257,8 @@ typedef struct jj_kernels {
     size_t (*stage1_lazy)(const uint8_t *buf, size_t len, uint32_t *out, jj_error *err,
                           size_t *err_off);
     /* Lazy parse, stage 2: stage2's grammar walk over stage1_lazy's index into a lazy
-     * tape (see jj_parse_lazy); tape and stack sized by the caller. */
+     * tape (see jj_parse_lazy); tape (2 words per index entry) and stack (2 per entry)
+     * sized by the caller. */
     jj_error (*stage2_lazy)(jj_parser *p, const uint8_t *buf, size_t len);
     /* Finishes the raw string whose tape words are w (see jj_lazy_finish): the string
      * buffer has room for its raw length + JJ_STRING_SLACK past strings_len. */

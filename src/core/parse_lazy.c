@@ -41,7 +41,7 @@ jj_error jj_parse_lazy_with(jj_parser *p, const jj_kernels *k, const uint8_t *bu
     if (err) return jj_parse_with(p, k, buf, len); /* for jj_parse's own error and offset */
     size_t n = p->index_len;
     if (!jj_lazy_reserve((void **)&p->tape, &p->tape_cap, 2 * n + 2, sizeof *p->tape) ||
-        !jj_lazy_reserve((void **)&p->stack, &p->stack_cap, n + 1, sizeof *p->stack))
+        !jj_lazy_reserve((void **)&p->stack, &p->stack_cap, 2 * n + 2, sizeof *p->stack))
         return jj_lazy_nomem(p);
     err = k->stage2_lazy(p, buf, len);
     if (err) return jj_parse_with(p, k, buf, len);

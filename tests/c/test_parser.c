@@ -208,7 +208,8 @@ static void test_guard_page(void) {
 static int same_tape(const jj_parser *a, const jj_parser *b) {
     if (a->tape_len != b->tape_len || a->max_depth != b->max_depth) return 0;
     if (memcmp(a->tape, b->tape, a->tape_len * sizeof *a->tape) != 0) return 0;
-    return a->strings_len == b->strings_len && memcmp(a->strings, b->strings, a->strings_len) == 0;
+    return a->strings_len == b->strings_len &&
+           (a->strings_len == 0 || memcmp(a->strings, b->strings, a->strings_len) == 0);
 }
 
 /* The lazy parse with kernel set k must accept and refuse as jj_parse did (`want`, at

@@ -11,14 +11,22 @@ static inline int jj_lazy_is_space(uint8_t c) { return c == ' ' || c == '\n' || 
 
 /* The raw string whose index entry is e (its opening quote), the next entry's position
  * being `next`: two tape words at w. */
+_Static_assert(JJ_STR_ESCAPED == 1u << 5 && JJ_LAZY_ESCAPED == 1u << 31, "the flag moves by a shift");
 static inline void jj_lazy_string(const uint8_t *buf, uint32_t e, size_t next, uint64_t *w) {
     size_t q = e & JJ_LAZY_POS;
     size_t c = next - 1;
-    while (jj_lazy_is_space(buf[c])) c--;
-    unsigned flags = JJ_STR_RAW | JJ_STR_IN_INPUT | (e & JJ_LAZY_ESCAPED ? JJ_STR_ESCAPED : 0u);
-    w[0] = JJ_WORD(JJ_STRING, (uint64_t)flags << 48 | (uint64_t)(q + 1));
+    if (buf[c] != '"') {
+        while (jj_lazy_is_space(buf[c])) c--;
+    }
+    w[0] = JJ_WORD(JJ_STRING, (uint64_t)(JJ_STR_RAW | JJ_STR_IN_INPUT) << 48) |
+           (uint64_t)(e >> 31) << (48 + 5) | (uint64_t)(q + 1);
     w[1] = (uint64_t)(c - q - 1);
 }
+
+/* The stack holds two words per open container: its tape index, and its element count
+ * with JJ_LAZY_IN_OBJECT set for an object (counts stay below 2^31: each element takes
+ * an index entry, and inputs are below 2 GiB). */
+#define JJ_LAZY_IN_OBJECT 0x80000000u
 
 static jj_error jj_stage2_lazy(jj_parser *p, const uint8_t *buf, size_t len) {
     const uint32_t *idx = p->index;
@@ -44,10 +52,11 @@ value:
     i++;
     switch (buf[pos]) {
     case '{':
-        stack[depth++] = (uint32_t)t;
+        stack[2 * depth] = (uint32_t)t;
+        stack[2 * depth + 1] = JJ_LAZY_IN_OBJECT;
+        depth++;
         if (depth > max_depth) max_depth = depth;
         tape[t] = JJ_WORD(JJ_OBJECT, 0);
-        tape[t + 1] = 0;
         t += 2;
         if (i >= n) {
             err = JJ_ERR_KEY;
@@ -60,10 +69,11 @@ value:
         }
         goto object_key;
     case '[':
-        stack[depth++] = (uint32_t)t;
+        stack[2 * depth] = (uint32_t)t;
+        stack[2 * depth + 1] = 0;
+        depth++;
         if (depth > max_depth) max_depth = depth;
         tape[t] = JJ_WORD(JJ_ARRAY, 0);
-        tape[t + 1] = 0;
         t += 2;
         if (i >= n) {
             err = JJ_ERR_VALUE;
@@ -163,8 +173,7 @@ after_value:
         return JJ_OK;
     }
     {
-        uint32_t open = stack[depth - 1];
-        tape[open + 1]++;
+        uint32_t counted = ++stack[2 * depth - 1];
         if (i >= n) {
             err = JJ_ERR_COMMA;
             pos = len;
@@ -173,7 +182,7 @@ after_value:
         pos = JJ_AT(i);
         i++;
         uint8_t c = buf[pos];
-        if (jj_tape_type(tape[open]) == JJ_OBJECT) {
+        if (counted & JJ_LAZY_IN_OBJECT) {
             if (c == ',') {
                 if (i >= n) {
                     err = JJ_ERR_KEY;
@@ -199,9 +208,11 @@ after_value:
     }
 
 close: {
-    uint32_t open = stack[--depth];
+    depth--;
+    uint32_t open = stack[2 * depth];
     tape[t] = JJ_WORD(JJ_END, open);
     tape[open] |= t;
+    tape[open + 1] = stack[2 * depth + 1] & ~JJ_LAZY_IN_OBJECT;
     t++;
     goto after_value;
 }
