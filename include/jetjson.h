@@ -75,13 +75,16 @@ typedef enum jj_type {
     JJ_STRING,
     JJ_OBJECT,
     JJ_ARRAY,
-    JJ_END
+    JJ_END,
+    JJ_RAW_NUMBER /* lazy tape only (jj_parse_lazy): a number not converted yet */
 } jj_type;
 
 #define JJ_STR_ASCII    0x01u /* every byte < 0x80 */
 #define JJ_STR_IN_INPUT 0x02u /* offset is into the input, not the string buffer */
 #define JJ_STR_WIDE2    0x04u /* some code point >= U+0100 */
 #define JJ_STR_WIDE4    0x08u /* some code point >= U+10000 */
+#define JJ_STR_RAW      0x10u /* lazy tape only: not scanned yet, see jj_parse_lazy */
+#define JJ_STR_ESCAPED  0x20u /* with JJ_STR_RAW: the raw text has a backslash escape */
 
 #define JJ_PAYLOAD_MASK ((UINT64_C(1) << 56) - 1)
 static inline jj_type jj_tape_type(uint64_t word) { return (jj_type)(word >> 56); }
@@ -141,6 +144,33 @@ jj_error jj_validate(jj_parser *p, const uint8_t *buf, size_t len, jj_valid_fact
 
 /* jj_validate(...) == JJ_OK. */
 bool jj_valid(jj_parser *p, const uint8_t *buf, size_t len);
+
+/* ---- Lazy parse ------------------------------------------------------------------
+ * jj_parse_lazy accepts and refuses exactly what jj_parse does (same error code and
+ * offset: a refused input is parsed again by jj_parse for them) and writes a tape of
+ * the same layout, entry for entry, where strings and numbers may be left raw:
+ *   raw string   word 0 = JJ_STRING, flags JJ_STR_RAW | JJ_STR_IN_INPUT (| JJ_STR_ESCAPED
+ *                when the text has a backslash), offset of the text just after the
+ *                opening quote; word 1 = byte length of the raw text (up to the closing
+ *                quote), no code point count. Without JJ_STR_ESCAPED the raw text is the
+ *                value's UTF-8, but JJ_STR_ASCII/WIDE2/WIDE4 are not known yet.
+ *   raw number   word 0 = JJ_RAW_NUMBER with the offset of its text, word 1 = its length.
+ * Everything else is as jj_parse writes it. jj_lazy_finish turns one raw entry into what
+ * jj_parse writes there (an escaped string is unescaped at the end of the parser's string
+ * buffer, which grows as needed); finishing every entry in tape order gives jj_parse's
+ * tape and string buffer exactly. Inputs of 2 GiB or more are parsed by jj_parse (nothing
+ * raw). Uses the parser's index, tape and stack, not its string buffer. */
+jj_error jj_parse_lazy(jj_parser *p, const uint8_t *buf, size_t len);
+/* Finishes the entry at tape index t of a lazy tape of buf[0..len) (nothing to do when it
+ * is not raw). JJ_OK, or JJ_ERR_NOMEM when the string buffer could not grow. */
+jj_error jj_lazy_finish(jj_parser *p, const uint8_t *buf, size_t len, size_t t);
+/* Finishes every raw entry in tape[from..to) in order. */
+jj_error jj_lazy_finish_range(jj_parser *p, const uint8_t *buf, size_t len, size_t from, size_t to);
+static inline int jj_tape_is_raw(const uint64_t *tape, size_t t) {
+    uint64_t w = tape[t];
+    return jj_tape_type(w) == JJ_RAW_NUMBER ||
+           (jj_tape_type(w) == JJ_STRING && (jj_tape_str_flags(w) & JJ_STR_RAW));
+}
 
 /* ---- Text tools ------------------------------------------------------------------ */
 /* Minify: copies in[0..len) to out without the whitespace (space, tab, newline, return)
@@ -204,8 +234,8 @@ typedef struct jj_str_scan {
 typedef struct jj_kernels {
     const char *name; /* "scalar", "sse42", "avx2", "neon" */
     /* Stage 1: writes the positions of structural characters ({}[]:, the opening quote
-     * of each string, the first byte of each other token) to out (room for len + 1
-     * entries), and validates UTF-8. Returns the count, or sets *err and *err_off. */
+     * of each string, the first byte of each other token) to out (room for len + 64
+     * entries: whole groups of entries are written), and validates UTF-8. Returns the count, or sets *err and *err_off. */
     size_t (*stage1)(const uint8_t *buf, size_t len, uint32_t *out, jj_error *err,
                      size_t *err_off);
     /* Returns the offset from p of the first '"', '\\' or byte < 0x20 in [p, end), or
@@ -220,6 +250,19 @@ typedef struct jj_kernels {
     /* Validation's stage 2: the grammar walk of stage2 over jj_parser's index, without
      * a tape (stack sized by the caller); sets p->error_offset on error. */
     jj_error (*validate)(jj_parser *p, const uint8_t *buf, size_t len, jj_valid_facts *facts);
+    /* Lazy parse, stage 1: stage1's index (identical positions) for len < 2^31, where the
+     * opening quote of a string whose text has a backslash gets bit 31 set; it also
+     * checks what stage 2 would check inside strings (no control byte, every escape
+     * well formed), reporting a failure as some error at some offset. */
+    size_t (*stage1_lazy)(const uint8_t *buf, size_t len, uint32_t *out, jj_error *err,
+                          size_t *err_off);
+    /* Lazy parse, stage 2: stage2's grammar walk over stage1_lazy's index into a lazy
+     * tape (see jj_parse_lazy); tape (2 words per index entry) and stack (2 per entry)
+     * sized by the caller. */
+    jj_error (*stage2_lazy)(jj_parser *p, const uint8_t *buf, size_t len);
+    /* Finishes the raw string whose tape words are w (see jj_lazy_finish): the string
+     * buffer has room for its raw length + JJ_STRING_SLACK past strings_len. */
+    jj_error (*finish_string)(jj_parser *p, const uint8_t *buf, size_t len, uint64_t *w);
 } jj_kernels;
 
 /* The kernels chosen for this machine (once, thread-safe); JETJSON_FORCE_ISA overrides. */
@@ -233,6 +276,8 @@ jj_error jj_parse_with(jj_parser *p, const jj_kernels *k, const uint8_t *buf, si
 /* jj_validate with an explicit kernel set. */
 jj_error jj_validate_with(jj_parser *p, const jj_kernels *k, const uint8_t *buf, size_t len,
                           jj_valid_facts *facts);
+/* jj_parse_lazy with an explicit kernel set (also used by its finishing). */
+jj_error jj_parse_lazy_with(jj_parser *p, const jj_kernels *k, const uint8_t *buf, size_t len);
 /* jj_minify with an explicit kernel set. */
 jj_error jj_minify_with(const jj_kernels *k, const uint8_t *in, size_t len, uint8_t *out,
                         size_t *out_len, size_t *err_off);

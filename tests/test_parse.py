@@ -199,3 +199,61 @@ def test_items_set_operations():
         assert view - other == d - other and view ^ other == d ^ other
         assert view.isdisjoint(other) == d.isdisjoint(other)
     assert ("a", 3) in view and ("a", 1) not in view  # as the dict of json.loads
+
+
+# Strings and numbers are left raw at parse and finished when first read (escaped text
+# unescaped then): the order of reads must not matter, nor must raw text that looks like
+# the key asked for.
+ESCAPED_KEYS = ('{"a\\nb": 1, "a\\\\nb": 2, "\\u0041": 3, "A": 4, "\\"q\\"": 5, "a\\/b": 6, '
+                '"plain": "v\\u00e9\\ud83d\\ude00", "n": [0, -0, 1.5, 1e400, -12345678901234567890, '
+                '123456789012345678901234567890, 2.5E-3, NaN, -Infinity], "\\u00e9": "\\t"}')
+
+
+def _built(v):
+    return v.as_list() if hasattr(v, "as_list") else v.as_dict() if hasattr(v, "as_dict") else v
+
+
+def test_escaped_keys_are_compared_unescaped():
+    exp = json_oracle(ESCAPED_KEYS)
+    pairs = oracle(ESCAPED_KEYS)
+    lookups = [k for k, _ in pairs] + ["a\\nb", "a\\\\nb", "\\u0041", '\\"q\\"', "a\\/b", "\\u00e9", "a/b"]
+    for order in (lookups, list(reversed(lookups))):
+        root = jetjson.parse(ESCAPED_KEYS)
+        for key in order:
+            first = next((v for k, v in pairs if k == key), KeyError)
+            if first is KeyError:
+                assert key not in root and root.get(key, "none") == "none", key
+                with pytest.raises(KeyError):
+                    root[key]
+            else:
+                assert key in root and repr(_built(root.get(key))) == repr(plain(first)), key
+        assert repr(root.as_dict()) == repr(exp)
+        assert [k for k in root] == [k for k, _ in pairs]
+
+
+def test_reads_in_any_order_give_loads_values():
+    exp = json_oracle(ESCAPED_KEYS)
+    root = jetjson.parse(ESCAPED_KEYS)
+    nums = root["n"]
+    assert repr(nums[4]) == repr(exp["n"][4]) and repr(nums[7]) == repr(exp["n"][7])
+    assert repr(nums.as_list()) == repr(exp["n"])  # NaN != NaN: compared as text
+    assert [repr(x) for x in nums] == [repr(x) for x in exp["n"]]
+    assert [type(x) for x in nums] == [type(x) for x in exp["n"]]
+    assert root["plain"] == exp["plain"] and root["\u00e9"] == "\t"
+    assert list(root.items())[:6] == oracle(ESCAPED_KEYS)[:6]  # document order, duplicates kept
+    assert root.at_pointer("/a~1b") == 6 and root.at_pointer('/"q"') == 5
+    assert root.at_pointer("/A") == 3  # the first of "\u0041" and "A"
+    root2 = jetjson.parse(ESCAPED_KEYS)
+    assert root2.at_pointer("/a\nb") == 1 and root2.at_pointer("/n/6") == exp["n"][6]
+
+
+def test_escaped_keys_in_a_table():
+    # more keys than a scan-only object, looked up often enough to build its table
+    keys = [f"k\\u00{i:02x}\\n{i}" if i % 3 else f"k{i}" for i in range(60)]
+    data = "{" + ",".join(f'"{k}": {i}' for i, k in enumerate(keys)) + "}"
+    exp = json_oracle(data)
+    root = jetjson.parse(data)
+    for _ in range(3):
+        for k, v in exp.items():
+            assert root[k] == v
+        assert "k\\u0001\\n1" not in root

@@ -37,12 +37,16 @@ typedef struct jj_table {
 
 typedef struct jj_doc {
     PyObject_HEAD
-    jj_parser tape;        /* only tape, strings and max_depth are used */
+    jj_parser tape;        /* only tape, strings and max_depth are used: a lazy tape
+                            * (jj_parse_lazy), whose raw entries are finished in place
+                            * when first read (escaped strings into `strings`) */
     const uint8_t *input;  /* the text the tape points into */
+    size_t input_len;
     PyObject *owner;       /* bytes or str holding `input`, or NULL */
     uint8_t *copy;         /* or a private copy of it */
     jj_table *tables;      /* open addressing by container, NULL until needed */
     size_t tables_mask, tables_used;
+    int finished;          /* no raw entry left in the whole tape */
 } jj_doc;
 
 typedef struct jj_view {
@@ -69,6 +73,11 @@ PyObject *jj_parse_py(PyObject *module, PyObject *data);
 int jj_lazy_add_types(PyObject *module, jj_state *st);
 /* The value at tape index t: a view for a container, a Python object otherwise. */
 PyObject *jj_lazy_value(jj_state *st, jj_doc *doc, size_t t);
+/* The scalar (string or number) at t as a Python object, finished first if raw. */
+PyObject *jj_lazy_scalar(jj_state *st, jj_doc *doc, size_t t);
+/* The bytes of the key (a string entry) at t: finished first when its raw text has
+ * escapes. NULL with MemoryError set when finishing could not allocate. */
+const uint8_t *jj_doc_key(jj_doc *d, size_t t, size_t *len);
 /* Every value at and below t as Python objects (what loads makes). */
 PyObject *jj_lazy_build(jj_state *st, jj_doc *doc, size_t t);
 PyObject *jj_new_view(jj_state *st, int type_slot, jj_doc *doc, size_t at);

@@ -21,15 +21,27 @@ PyObject *jj_new_view(jj_state *st, int type_slot, jj_doc *doc, size_t at) {
     return (PyObject *)v;
 }
 
+PyObject *jj_lazy_scalar(jj_state *st, jj_doc *doc, size_t t) {
+    if (jj_tape_is_raw(doc->tape.tape, t) && jj_lazy_finish(&doc->tape, doc->input, doc->input_len, t) != JJ_OK)
+        return PyErr_NoMemory();
+    return jj_build_value_at(st, &doc->tape, doc->input, t);
+}
+
 PyObject *jj_lazy_value(jj_state *st, jj_doc *doc, size_t t) {
     switch (jj_tape_type(doc->tape.tape[t])) {
     case JJ_OBJECT: return jj_new_view(st, JJ_LT_OBJECT, doc, t);
     case JJ_ARRAY: return jj_new_view(st, JJ_LT_ARRAY, doc, t);
-    default: return jj_build_value_at(st, &doc->tape, doc->input, t);
+    default: return jj_lazy_scalar(st, doc, t);
     }
 }
 
 PyObject *jj_lazy_build(jj_state *st, jj_doc *doc, size_t t) {
+    if (!doc->finished) {
+        /* everything below t, finished once (the whole document when t is the root) */
+        if (jj_lazy_finish_range(&doc->tape, doc->input, doc->input_len, t, jj_tape_skip(doc->tape.tape, t)) != JJ_OK)
+            return PyErr_NoMemory();
+        if (t == 0) doc->finished = 1;
+    }
     int gc_was_enabled = PyGC_Disable();
     PyObject *v = jj_build_value_at(st, &doc->tape, doc->input, t);
     if (gc_was_enabled) PyGC_Enable();
@@ -52,16 +64,25 @@ static inline uint64_t jj_hash_bytes(const uint8_t *s, size_t len) {
     return h * UINT64_C(0xc4ceb9fe1a85ec53);
 }
 
-static inline const uint8_t *jj_doc_str(const jj_doc *d, size_t t, size_t *len) {
+/* A key's bytes: a raw key without escapes is its own text already. */
+const uint8_t *jj_doc_key(jj_doc *d, size_t t, size_t *len) {
     uint64_t w = d->tape.tape[t];
+    if (__builtin_expect((jj_tape_str_flags(w) & (JJ_STR_RAW | JJ_STR_ESCAPED)) == (JJ_STR_RAW | JJ_STR_ESCAPED), 0)) {
+        if (jj_lazy_finish(&d->tape, d->input, d->input_len, t) != JJ_OK) {
+            PyErr_NoMemory();
+            return NULL;
+        }
+        w = d->tape.tape[t];
+    }
     *len = jj_tape_str_bytes(d->tape.tape[t + 1]);
     return (jj_tape_str_flags(w) & JJ_STR_IN_INPUT ? d->input : d->tape.strings) + jj_tape_str_offset(w);
 }
 
-/* The table entry of a container, made on first use; NULL when memory is short (the
- * callers then just scan). */
-static jj_table *jj_table_of(jj_doc *d, size_t container) {
-    if (!d->tables || (d->tables_used + 1) * 2 > d->tables_mask + 1) {
+/* The table entry of a container: found, or (create) made; NULL when absent, or when
+ * memory is short (the callers then just scan). */
+static jj_table *jj_table_of(jj_doc *d, size_t container, int create) {
+    if (!d->tables && !create) return NULL;
+    if (create && (!d->tables || (d->tables_used + 1) * 2 > d->tables_mask + 1)) {
         size_t cap = d->tables ? (d->tables_mask + 1) * 2 : 16;
         jj_table *fresh = PyMem_Calloc(cap, sizeof *fresh);
         if (!fresh) return NULL;
@@ -81,39 +102,45 @@ static jj_table *jj_table_of(jj_doc *d, size_t container) {
         if (d->tables[j].container == container) return &d->tables[j];
         j = (j + 1) & d->tables_mask;
     }
+    if (!create) return NULL;
     d->tables[j].container = container;
     d->tables_used++;
     return &d->tables[j];
 }
 
-static void jj_build_object_table(jj_doc *d, jj_table *tb, size_t at) {
+/* -1 with an exception set when a key could not be finished. */
+static int jj_build_object_table(jj_doc *d, jj_table *tb, size_t at) {
     size_t n = jj_count(d, at), cap = 32;
     while (cap < 2 * n) cap *= 2;
     size_t *slots = PyMem_Calloc(cap, sizeof *slots);
-    if (!slots) return;
-    const uint64_t *tape = d->tape.tape;
+    if (!slots) return 0;
     size_t t = at + 2;
-    for (size_t k = 0; k < n; k++, t = jj_tape_skip(tape, t + 2)) {
-        size_t len, olen;
-        const uint8_t *s = jj_doc_str(d, t, &len);
+    for (size_t k = 0; k < n; k++, t = jj_tape_skip(d->tape.tape, t + 2)) {
+        size_t len = 0, olen = 0;
+        const uint8_t *s = jj_doc_key(d, t, &len);
+        if (!s) {
+            PyMem_Free(slots);
+            return -1;
+        }
         size_t j = (size_t)jj_hash_bytes(s, len) & (cap - 1);
         for (; slots[j]; j = (j + 1) & (cap - 1)) { /* keep the first of duplicate keys */
-            const uint8_t *o = jj_doc_str(d, slots[j] - 1, &olen);
+            const uint8_t *o = jj_doc_key(d, slots[j] - 1, &olen); /* finished already */
             if (olen == len && memcmp(o, s, len) == 0) break;
         }
         if (!slots[j]) slots[j] = t + 1;
     }
     tb->slots = slots;
     tb->mask = cap - 1;
+    return 0;
 }
 
 size_t jj_object_find(jj_doc *d, size_t at, const uint8_t *key, size_t len) {
     size_t n = jj_count(d, at);
-    jj_table *tb = n > JJ_SCAN_ONLY ? jj_table_of(d, at) : NULL;
+    jj_table *tb = n > JJ_SCAN_ONLY ? jj_table_of(d, at, 0) : NULL;
     if (tb && tb->slots) {
         for (size_t j = (size_t)jj_hash_bytes(key, len) & tb->mask; tb->slots[j]; j = (j + 1) & tb->mask) {
-            size_t klen;
-            const uint8_t *s = jj_doc_str(d, tb->slots[j] - 1, &klen);
+            size_t klen = 0;
+            const uint8_t *s = jj_doc_key(d, tb->slots[j] - 1, &klen);
             if (klen == len && memcmp(s, key, len) == 0) return tb->slots[j] + 1;
         }
         return 0;
@@ -121,15 +148,24 @@ size_t jj_object_find(jj_doc *d, size_t at, const uint8_t *key, size_t len) {
     const uint64_t *tape = d->tape.tape;
     size_t t = at + 2, found = 0, k = 0;
     for (; k < n; k++, t = jj_tape_skip(tape, t + 2)) {
-        size_t klen;
-        const uint8_t *s = jj_doc_str(d, t, &klen);
+        uint64_t w = tape[t];
+        size_t klen = jj_tape_str_bytes(tape[t + 1]);
+        /* the length of a key still escaped says nothing: finish it first */
+        if (klen != len && !(jj_tape_str_flags(w) & JJ_STR_ESCAPED)) continue;
+        const uint8_t *s = jj_doc_key(d, t, &klen);
+        if (!s) return SIZE_MAX;
+        tape = d->tape.tape;
         if (klen == len && memcmp(s, key, len) == 0) {
             found = t + 2;
             break;
         }
     }
-    /* once scans have walked the object about once over, index it */
-    if (tb && (tb->scanned += k + 1) > n) jj_build_object_table(d, tb, at);
+    /* Once long scans (short ones cost less than a table) have walked the object about
+     * once over, index it. */
+    if (n > JJ_SCAN_ONLY && k >= JJ_SCAN_ONLY) {
+        if (!tb) tb = jj_table_of(d, at, 1);
+        if (tb && (tb->scanned += k + 1) > n && jj_build_object_table(d, tb, at) < 0) return SIZE_MAX;
+    }
     return found;
 }
 
@@ -144,7 +180,7 @@ static void jj_build_array_table(jj_doc *d, jj_table *tb, size_t at) {
 
 size_t jj_array_element(jj_doc *d, size_t at, size_t i) {
     size_t n = jj_count(d, at);
-    jj_table *tb = n > JJ_SCAN_ONLY && i > JJ_SCAN_ONLY ? jj_table_of(d, at) : NULL;
+    jj_table *tb = n > JJ_SCAN_ONLY && i > JJ_SCAN_ONLY ? jj_table_of(d, at, 1) : NULL;
     if (tb && tb->slots) return tb->slots[i];
     size_t t = at + 2;
     for (size_t k = 0; k < i; k++) t = jj_tape_skip(d->tape.tape, t);
@@ -243,34 +279,40 @@ static jj_doc *jj_doc_new(jj_state *st) {
     if (!d) return NULL;
     jj_parser_init(&d->tape);
     d->input = NULL;
+    d->input_len = 0;
     d->owner = NULL;
     d->copy = NULL;
     d->tables = NULL;
     d->tables_mask = d->tables_used = 0;
+    d->finished = 0;
     return d;
 }
 
-/* The document takes over the tape and string buffers just filled in tp (tp allocates
- * again next time), and the scratch when the input was transcoded there. */
-static void jj_doc_take(jj_doc *d, jj_thread_parser *tp, const uint8_t *buf) {
+/* The document takes over the tape just filled in tp (tp allocates again next time),
+ * the string buffer only when the parse used it (jj_parse_lazy leaves it empty but for
+ * inputs it hands to jj_parse), and the scratch when the input was transcoded there. */
+static void jj_doc_take(jj_doc *d, jj_thread_parser *tp, const uint8_t *buf, size_t len) {
     jj_parser *p = &tp->parser;
     d->tape.tape = p->tape;
     d->tape.tape_cap = p->tape_cap;
     d->tape.tape_len = p->tape_len;
-    d->tape.strings_cap = p->strings_cap;
-    d->tape.strings = jj_fit(p->strings, p->strings_len, &d->tape.strings_cap);
-    d->tape.strings_len = p->strings_len;
     d->tape.max_depth = p->max_depth;
     p->tape = NULL;
     p->tape_len = p->tape_cap = 0;
-    p->strings = NULL;
-    p->strings_len = p->strings_cap = 0;
+    if (p->strings_len) {
+        d->tape.strings_cap = p->strings_cap;
+        d->tape.strings = jj_fit(p->strings, p->strings_len, &d->tape.strings_cap);
+        d->tape.strings_len = p->strings_len;
+        p->strings = NULL;
+        p->strings_len = p->strings_cap = 0;
+    }
     if (!d->copy && !d->owner) {
         d->copy = tp->scratch;
         tp->scratch = NULL;
         tp->scratch_cap = 0;
     }
     d->input = buf;
+    d->input_len = len;
     PyObject_GC_Track((PyObject *)d);
 }
 
@@ -322,11 +364,15 @@ static PyObject *jj_parse_data(jj_state *st, PyObject *data, PyObject *for_json)
         doc->owner = Py_NewRef(data); /* bytes, or an ASCII str read in place */
     }
     jj_parser *p = &tp->parser;
-    if (jj_parse(p, in.buf, in.len) != JJ_OK) {
+    if (jj_parse_lazy(p, in.buf, in.len) != JJ_OK) {
         if (p->error == JJ_ERR_NOMEM) PyErr_NoMemory();
         else result = jj_json_loads(st, for_json, NULL, 1);
     } else if (jj_tape_type(p->tape[0]) != JJ_OBJECT && jj_tape_type(p->tape[0]) != JJ_ARRAY) {
         /* a scalar root is just the value, as loads gives it (json decides the odd cases) */
+        if (jj_lazy_finish(p, in.buf, in.len, 0) != JJ_OK) {
+            PyErr_NoMemory();
+            goto done;
+        }
         result = jj_build_value_at(st, p, in.buf, 0);
         if (!result && !PyErr_ExceptionMatches(PyExc_MemoryError)) {
             PyErr_Clear();
@@ -334,7 +380,7 @@ static PyObject *jj_parse_data(jj_state *st, PyObject *data, PyObject *for_json)
         }
     } else {
         int root = jj_tape_type(p->tape[0]) == JJ_OBJECT ? JJ_LT_OBJECT : JJ_LT_ARRAY;
-        jj_doc_take(doc, tp, in.buf);
+        jj_doc_take(doc, tp, in.buf, in.len);
         result = jj_new_view(st, root, doc, 0);
     }
 done:

@@ -34,9 +34,9 @@ static PyObject *jj_iter_next(PyObject *self) {
         return jj_lazy_value(st, it->doc, t);
     }
     it->pos = jj_tape_skip(tape, t + 2);
-    if (it->kind == JJ_LT_KEYS) return jj_build_value_at(st, &it->doc->tape, it->doc->input, t);
+    if (it->kind == JJ_LT_KEYS) return jj_lazy_scalar(st, it->doc, t);
     if (it->kind == JJ_LT_VALUES) return jj_lazy_value(st, it->doc, t + 2);
-    PyObject *key = jj_build_value_at(st, &it->doc->tape, it->doc->input, t);
+    PyObject *key = jj_lazy_scalar(st, it->doc, t);
     PyObject *value = key ? jj_lazy_value(st, it->doc, t + 2) : NULL;
     if (!value) {
         Py_XDECREF(key);

@@ -46,6 +46,49 @@ static PyObject *jj_view_build(PyObject *self, PyObject *unused) {
     return jj_lazy_build(jj_lazy_state(self), v->doc, v->at);
 }
 
+/* jj_pointer_resolve (pointer.h) over a lazy tape: keys are read with jj_doc_key, which
+ * finishes those still escaped. JJ_PTR_OK with *found, another status with *failed_at,
+ * or -1 with an exception set. */
+static int jj_doc_resolve(jj_doc *d, size_t start, const char *ptr, size_t len, size_t *found,
+                          size_t *failed_at) {
+    jj_pointer_status st = jj_pointer_check(ptr, len, failed_at);
+    if (st != JJ_PTR_OK) return (int)st;
+    size_t t = start, pos = 0;
+    jj_pointer_token tok;
+    while (jj_pointer_next(ptr, len, &pos, &tok)) {
+        const uint64_t *tape = d->tape.tape;
+        jj_type type = jj_tape_type(tape[t]);
+        if (type == JJ_OBJECT) {
+            size_t end = (size_t)jj_tape_payload(tape[t]), k = t + 2;
+            t = 0;
+            while (k < end) {
+                size_t klen;
+                const uint8_t *key = jj_doc_key(d, k, &klen);
+                if (!key) return -1;
+                if (jj_pointer_token_equals(&tok, key, klen)) {
+                    t = k + 2;
+                    break;
+                }
+                k = jj_tape_skip(d->tape.tape, k + 2);
+            }
+            if (!t) st = JJ_PTR_NO_KEY;
+        } else if (type == JJ_ARRAY) {
+            uint64_t index;
+            if (!jj_pointer_token_index(&tok, &index)) st = JJ_PTR_BAD_INDEX;
+            else if (index >= tape[t + 1]) st = JJ_PTR_OUT_OF_RANGE;
+            else t = jj_array_element(d, t, (size_t)index);
+        } else {
+            st = JJ_PTR_NOT_CONTAINER;
+        }
+        if (st != JJ_PTR_OK) {
+            *failed_at = pos;
+            return (int)st;
+        }
+    }
+    *found = t;
+    return JJ_PTR_OK;
+}
+
 static PyObject *jj_view_at_pointer(PyObject *self, PyObject *arg) {
     jj_view *v = (jj_view *)self;
     if (!PyUnicode_Check(arg)) {
@@ -57,8 +100,12 @@ static PyObject *jj_view_at_pointer(PyObject *self, PyObject *arg) {
     const char *ptr = jj_key_utf8(arg, &len, &bytes);
     if (!ptr) return NULL;
     size_t found = 0, failed_at = 0;
-    jj_pointer_status rc = jj_pointer_resolve(&v->doc->tape, v->doc->input, v->at, ptr, (size_t)len,
-                                              &found, &failed_at);
+    int resolved = jj_doc_resolve(v->doc, v->at, ptr, (size_t)len, &found, &failed_at);
+    if (resolved < 0) {
+        Py_XDECREF(bytes);
+        return NULL;
+    }
+    jj_pointer_status rc = (jj_pointer_status)resolved;
     PyObject *prefix = rc == JJ_PTR_OK ? NULL : PyUnicode_DecodeUTF8(ptr, (Py_ssize_t)failed_at, "surrogatepass");
     switch (rc) {
     case JJ_PTR_OK: result = jj_lazy_value(jj_lazy_state(self), v->doc, found); break;

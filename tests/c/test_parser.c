@@ -194,6 +194,10 @@ static void test_guard_page(void) {
                 jj_error err = jj_parse_with(&p, kernels[k], start, total);
                 CHECK(err == JJ_OK, "[%s] guard page %s pad %zu: %s", kernels[k]->name, docs[d],
                       pad, jj_error_name(err));
+                err = jj_parse_lazy_with(&p, kernels[k], start, total);
+                CHECK(err == JJ_OK && jj_lazy_finish_range(&p, start, total, 0, p.tape_len) == JJ_OK,
+                      "[%s] guard page, lazy %s pad %zu: %s", kernels[k]->name, docs[d], pad,
+                      jj_error_name(err));
                 jj_parser_free(&p);
             }
         }
@@ -204,7 +208,34 @@ static void test_guard_page(void) {
 static int same_tape(const jj_parser *a, const jj_parser *b) {
     if (a->tape_len != b->tape_len || a->max_depth != b->max_depth) return 0;
     if (memcmp(a->tape, b->tape, a->tape_len * sizeof *a->tape) != 0) return 0;
-    return a->strings_len == b->strings_len && memcmp(a->strings, b->strings, a->strings_len) == 0;
+    return a->strings_len == b->strings_len &&
+           (a->strings_len == 0 || memcmp(a->strings, b->strings, a->strings_len) == 0);
+}
+
+/* The lazy parse with kernel set k must accept and refuse as jj_parse did (`want`, at
+ * the same offset), and its tape, once every raw entry is finished, be ref's. */
+static void lazy_agrees(const char *name, const jj_kernels *k, const jj_parser *ref, jj_error want,
+                        const uint8_t *buf, size_t len) {
+    jj_parser p;
+    jj_parser_init(&p);
+    jj_error err = jj_parse_lazy_with(&p, k, buf, len);
+    CHECK(err == want && (err == JJ_OK || p.error_offset == ref->error_offset),
+          "[%s] %s: lazy parse says %s at %zu, jj_parse %s at %zu", k->name, name, jj_error_name(err),
+          p.error_offset, jj_error_name(want), ref->error_offset);
+    if (err == JJ_OK && want == JJ_OK) {
+        for (size_t t = 0; t < p.tape_len; t++) {
+            if (!jj_tape_is_raw(p.tape, t)) continue;
+            /* a raw entry sits where jj_parse put the same kind of entry, at the same text */
+            jj_type got = jj_tape_type(p.tape[t]), full = jj_tape_type(ref->tape[t]);
+            CHECK(got == JJ_STRING ? full == JJ_STRING
+                                   : full == JJ_INT64 || full == JJ_UINT64 || full == JJ_DOUBLE || full == JJ_BIGINT,
+                  "[%s] %s: raw entry %zu is a %d where jj_parse has a %d", k->name, name, t, (int)got, (int)full);
+        }
+        CHECK(jj_lazy_finish_range(&p, buf, len, 0, p.tape_len) == JJ_OK, "[%s] %s: finishing failed",
+              k->name, name);
+        CHECK(same_tape(ref, &p), "[%s] %s: finished lazy tape differs from jj_parse's", k->name, name);
+    }
+    jj_parser_free(&p);
 }
 
 /* Parses buf with every kernel set; all must agree with the scalar one. */
@@ -213,6 +244,7 @@ static jj_error parse_all_agree(const char *name, const uint8_t *buf, size_t len
     jj_parser_init(&ref);
     jj_error want = jj_parse_with(&ref, kernels[0], buf, len);
     if (want == JJ_OK) check_string_facts(name, &ref, buf);
+    for (size_t k = 0; kernels[k]; k++) lazy_agrees(name, kernels[k], &ref, want, buf, len);
     for (size_t k = 1; kernels[k]; k++) {
         jj_parser p;
         jj_parser_init(&p);

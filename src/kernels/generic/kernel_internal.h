@@ -20,7 +20,22 @@ typedef struct jj_block_masks {
     uint64_t op;        /* {}[]:, (may include a few control bytes, see below) */
     uint64_t space;     /* ' ', '\t', '\n', '\r' */
     uint64_t high;      /* bytes >= 0x80 */
+    uint64_t control;   /* bytes < 0x20 (only the lazy stage 1 reads it) */
 } jj_block_masks;
+
+/* The lazy stage 1's index entries: position, and the flag of an opening quote whose
+ * string has a backslash (so the lazy parse takes inputs below 2 GiB only). */
+#define JJ_LAZY_POS 0x7fffffffu
+#define JJ_LAZY_ESCAPED 0x80000000u
+#define JJ_LAZY_MAX_LEN ((size_t)1 << 31)
+
+static inline int jj_lazy_hex_ok(uint8_t c) {
+    return (uint8_t)(c - '0') < 10 || (uint8_t)((c | 0x20) - 'a') < 6;
+}
+/* Four hex digits at p (the caller checked the bounds). */
+static inline int jj_lazy_hex4_ok(const uint8_t *p) {
+    return jj_lazy_hex_ok(p[0]) & jj_lazy_hex_ok(p[1]) & jj_lazy_hex_ok(p[2]) & jj_lazy_hex_ok(p[3]);
+}
 
 /* Prefix XOR with shifts: bit i becomes the XOR of bits 0..i. For ISAs without a
  * carry-less multiply (or where using it needs an extension). */

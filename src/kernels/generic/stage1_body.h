@@ -38,21 +38,33 @@ static inline uint64_t jj_escaped_bytes(uint64_t backslash, uint64_t *carry) {
     return escaped;
 }
 
-/* Appends the positions of the set bits of `bits` (offset by `base`) to out. */
+/* The index of the lowest set bit, 64 for none: one tzcnt on a BMI target. */
+static inline uint32_t jj_low_bit(uint64_t x) { return x ? (uint32_t)jj_ctz64(x) : 64u; }
+
+/* Appends the positions of the set bits of `bits` (offset by `base`) to out. Eight at a
+ * time without a branch, then eight more, then four at a time: most blocks take one or
+ * two steps, whatever their count. Writes past the count (up to 15 entries) land in room
+ * the caller reserved. */
 static inline uint32_t *jj_flatten(uint32_t *out, uint32_t base, uint64_t bits) {
     int count = jj_popcount64(bits);
     uint32_t *stop = out + count;
-    while (bits) {
-        /* unrolled by four: writes past `stop` land in room the caller reserved */
-        out[0] = base + (uint32_t)jj_ctz64(bits);
+    for (int k = 0; k < 8; k++) {
+        out[k] = base + jj_low_bit(bits);
         bits &= bits - 1;
-        out[1] = base + (uint32_t)(bits ? jj_ctz64(bits) : 0);
-        bits &= bits - 1;
-        out[2] = base + (uint32_t)(bits ? jj_ctz64(bits) : 0);
-        bits &= bits - 1;
-        out[3] = base + (uint32_t)(bits ? jj_ctz64(bits) : 0);
-        bits &= bits - 1;
-        out += 4;
+    }
+    if (count > 8) {
+        for (int k = 8; k < 16; k++) {
+            out[k] = base + jj_low_bit(bits);
+            bits &= bits - 1;
+        }
+        out += 16;
+        while (bits) {
+            for (int k = 0; k < 4; k++) {
+                out[k] = base + jj_low_bit(bits);
+                bits &= bits - 1;
+            }
+            out += 4;
+        }
     }
     return stop;
 }
@@ -61,8 +73,44 @@ static inline uint32_t *jj_flatten(uint32_t *out, uint32_t base, uint64_t bits) 
 #include "utf8_body.h"
 #endif
 
-static size_t jj_stage1(const uint8_t *buf, size_t len, uint32_t *out, jj_error *err,
-                        size_t *err_off) {
+/* Checks the escapes of one block for the lazy stage 1: each escaped byte inside a
+ * string (bit set in `inside`) must name an escape json knows, and \u four hex digits.
+ * Returns the offset of the first bad escape's byte, or SIZE_MAX. */
+static size_t jj_check_escapes(const uint8_t *buf, size_t len, size_t base, const uint8_t *block,
+                               uint64_t inside) {
+    while (inside) {
+        int i = jj_ctz64(inside);
+        inside &= inside - 1;
+        switch (block[i]) {
+        case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't': continue;
+        case 'u': {
+            size_t at = base + (size_t)i;
+            if (at + 4 < len && jj_lazy_hex4_ok(buf + at + 1)) continue;
+            return at;
+        }
+        default: return base + (size_t)i;
+        }
+    }
+    return SIZE_MAX;
+}
+
+/* Sets bit 31 of the index entry of each string that holds one of the backslashes in
+ * `inside` (bits of the block at `base`): the opening quote of that string is the last
+ * entry before the backslash, as nothing inside a string is an entry. */
+static void jj_flag_escaped(const uint32_t *out, uint32_t *w, size_t base, uint64_t inside) {
+    while (inside) {
+        uint32_t b = (uint32_t)(base + (size_t)jj_ctz64(inside));
+        inside &= inside - 1;
+        uint32_t *e = w;
+        while (e > out && (e[-1] & JJ_LAZY_POS) > b) e--;
+        if (e > out) e[-1] |= JJ_LAZY_ESCAPED;
+    }
+}
+
+/* Stage 1, written once for both uses: `lazy` (a constant) adds the checks of string
+ * contents and the escape flags of jj_kernels.stage1_lazy. */
+static inline __attribute__((always_inline)) size_t jj_stage1_body(
+    const uint8_t *buf, size_t len, uint32_t *out, jj_error *err, size_t *err_off, const int lazy) {
     uint32_t *w = out;
 #if defined(JJ_VEC_BYTES)
     jj_utf8_state utf8;
@@ -114,6 +162,23 @@ static size_t jj_stage1(const uint8_t *buf, size_t len, uint32_t *out, jj_error 
         scalar_carry = scalar >> 63;
         uint64_t opening_quotes = quotes & strings;
         w = jj_flatten(w, (uint32_t)base, op | opening_quotes | token_start);
+        if (lazy) {
+            uint64_t bad = m.control & strings;
+            if (bad) {
+                *err = JJ_ERR_CONTROL_CHAR;
+                *err_off = base + (size_t)jj_ctz64(bad);
+                return 0;
+            }
+            if (escaped & strings) {
+                size_t at = jj_check_escapes(buf, len, base, block, escaped & strings);
+                if (at != SIZE_MAX) {
+                    *err = JJ_ERR_ESCAPE;
+                    *err_off = at;
+                    return 0;
+                }
+            }
+            if (m.backslash & strings) jj_flag_escaped(out, w, base, m.backslash & strings);
+        }
     }
 #if defined(JJ_VEC_BYTES)
     if (jj_utf8_failed(&utf8)) {
@@ -130,6 +195,16 @@ static size_t jj_stage1(const uint8_t *buf, size_t len, uint32_t *out, jj_error 
     }
     *err = JJ_OK;
     return (size_t)(w - out);
+}
+
+static size_t jj_stage1(const uint8_t *buf, size_t len, uint32_t *out, jj_error *err,
+                        size_t *err_off) {
+    return jj_stage1_body(buf, len, out, err, err_off, 0);
+}
+
+static size_t jj_stage1_lazy(const uint8_t *buf, size_t len, uint32_t *out, jj_error *err,
+                             size_t *err_off) {
+    return jj_stage1_body(buf, len, out, err, err_off, 1);
 }
 
 static inline size_t jj_scan_string(const uint8_t *p, const uint8_t *end, jj_str_scan *info) {
@@ -150,6 +225,7 @@ static inline size_t jj_scan_string(const uint8_t *p, const uint8_t *end, jj_str
 #include "stage2_body.h"
 #include "validate_body.h"
 #include "minify_body.h"
+#include "stage2_lazy_body.h"
 
 const jj_kernels JJ_KERNELS_SYMBOL = {
     JJ_ISA_NAME,
@@ -158,4 +234,7 @@ const jj_kernels JJ_KERNELS_SYMBOL = {
     jj_stage2,
     jj_minify_kernel,
     jj_validate_index,
+    jj_stage1_lazy,
+    jj_stage2_lazy,
+    jj_finish_string,
 };

@@ -24,7 +24,7 @@ static inline void jj_classify(const uint8_t *block, jj_block_masks *m) {
     uint8x16_t space_table = vld1q_u8(jj_space_bytes);
     uint8x16_t op_table = vld1q_u8(jj_op_bytes);
     uint8x16_t low_nibble = vdupq_n_u8(0x0f);
-    uint64_t quote = 0, backslash = 0, op = 0, space = 0, high = 0;
+    uint64_t quote = 0, backslash = 0, op = 0, space = 0, high = 0, control = 0;
     for (int i = 0; i < 4; i++) {
         uint8x16_t v = vld1q_u8(block + 16 * i);
         uint8x16_t folded = vorrq_u8(v, vdupq_n_u8(0x20));
@@ -39,8 +39,9 @@ static inline void jj_classify(const uint8_t *block, jj_block_masks *m) {
         space |= jj_bits16(space_hit) << shift;
         op |= jj_bits16(op_hit) << shift;
         high |= jj_bits16(vcgeq_u8(v, vdupq_n_u8(0x80))) << shift;
+        control |= jj_bits16(vcltq_u8(v, vdupq_n_u8(0x20))) << shift;
     }
-    *m = (jj_block_masks){quote, backslash, op, space, high};
+    *m = (jj_block_masks){quote, backslash, op, space, high, control};
 }
 
 /* Shifts rather than vmull_p64, which would need the crypto extension. */

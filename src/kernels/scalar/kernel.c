@@ -23,7 +23,7 @@ static const uint8_t jj_byte_class[256] = {
 };
 
 static inline void jj_classify(const uint8_t *block, jj_block_masks *m) {
-    uint64_t quote = 0, backslash = 0, op = 0, space = 0, high = 0;
+    uint64_t quote = 0, backslash = 0, op = 0, space = 0, high = 0, control = 0;
     for (int i = 0; i < 64; i++) {
         uint8_t c = block[i];
         uint8_t k = jj_byte_class[c];
@@ -33,8 +33,9 @@ static inline void jj_classify(const uint8_t *block, jj_block_masks *m) {
         if (k & C_OP) op |= bit;
         if (k & C_SPACE) space |= bit;
         if (c & 0x80) high |= bit;
+        if (c < 0x20) control |= bit;
     }
-    *m = (jj_block_masks){quote, backslash, op, space, high};
+    *m = (jj_block_masks){quote, backslash, op, space, high, control};
 }
 
 static inline uint64_t jj_prefix_xor(uint64_t x) { return jj_prefix_xor_shifts(x); }

@@ -16,7 +16,7 @@ static inline __m128i jj_op_table(void) {
 }
 
 static inline void jj_classify(const uint8_t *block, jj_block_masks *m) {
-    uint64_t quote = 0, backslash = 0, op = 0, space = 0, high = 0;
+    uint64_t quote = 0, backslash = 0, op = 0, space = 0, high = 0, control = 0;
     for (int i = 0; i < 4; i++) {
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(block + 16 * i));
         __m128i folded = _mm_or_si128(v, _mm_set1_epi8(0x20));
@@ -28,8 +28,11 @@ static inline void jj_classify(const uint8_t *block, jj_block_masks *m) {
         op |= (uint64_t)(uint32_t)_mm_movemask_epi8(
                   _mm_cmpeq_epi8(_mm_shuffle_epi8(jj_op_table(), folded), folded)) << shift;
         high |= (uint64_t)(uint32_t)_mm_movemask_epi8(v) << shift;
+        /* unsigned c < 0x20  <=>  min(c, 0x1f) == c */
+        control |= (uint64_t)(uint32_t)_mm_movemask_epi8(
+                       _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v)) << shift;
     }
-    *m = (jj_block_masks){quote, backslash, op, space, high};
+    *m = (jj_block_masks){quote, backslash, op, space, high, control};
 }
 
 static inline uint64_t jj_prefix_xor(uint64_t x) {

@@ -1,0 +1,115 @@
+/* The lazy parse (jj_parse_lazy): the lazy stage 1 and stage 2 of a kernel set, with
+ * jj_parse as the judge of every refused input, and the finishing of raw entries. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel_internal.h"
+
+/* stage 1 may write a few entries past its count while flattening a block */
+#define JJ_INDEX_SLACK 64
+
+/* Grows *buf to hold at least `need` items of `size` bytes; keeps the old content. */
+static int jj_lazy_reserve(void **buf, size_t *cap, size_t need, size_t size) {
+    if (need <= *cap) return 1;
+    size_t grown = *cap + *cap / 2;
+    if (grown < need) grown = need;
+    if (grown > SIZE_MAX / size) return 0;
+    void *fresh = realloc(*buf, grown * size);
+    if (!fresh) return 0;
+    *buf = fresh;
+    *cap = grown;
+    return 1;
+}
+
+static jj_error jj_lazy_nomem(jj_parser *p) {
+    p->error = JJ_ERR_NOMEM;
+    p->error_offset = 0;
+    p->tape_len = 0;
+    return JJ_ERR_NOMEM;
+}
+
+jj_error jj_parse_lazy_with(jj_parser *p, const jj_kernels *k, const uint8_t *buf, size_t len) {
+    if (len >= JJ_LAZY_MAX_LEN - JJ_INDEX_SLACK) return jj_parse_with(p, k, buf, len);
+    p->tape_len = 0;
+    p->max_depth = 0;
+    p->strings_len = 0;
+    if (!jj_lazy_reserve((void **)&p->index, &p->index_cap, len + JJ_INDEX_SLACK, sizeof *p->index))
+        return jj_lazy_nomem(p);
+    jj_error err = JJ_OK;
+    size_t err_off = 0;
+    p->index_len = k->stage1_lazy(buf, len, p->index, &err, &err_off);
+    if (err) return jj_parse_with(p, k, buf, len); /* for jj_parse's own error and offset */
+    size_t n = p->index_len;
+    if (!jj_lazy_reserve((void **)&p->tape, &p->tape_cap, 2 * n + 2, sizeof *p->tape) ||
+        !jj_lazy_reserve((void **)&p->stack, &p->stack_cap, 2 * n + 2, sizeof *p->stack))
+        return jj_lazy_nomem(p);
+    err = k->stage2_lazy(p, buf, len);
+    if (err) return jj_parse_with(p, k, buf, len);
+    p->error = JJ_OK;
+    return JJ_OK;
+}
+
+jj_error jj_parse_lazy(jj_parser *p, const uint8_t *buf, size_t len) {
+    return jj_parse_lazy_with(p, jj_kernels_active(), buf, len);
+}
+
+static inline uint64_t jj_lazy_word(jj_type type, uint64_t payload) {
+    return (uint64_t)type << 56 | payload;
+}
+
+jj_error jj_lazy_finish(jj_parser *p, const uint8_t *buf, size_t len, size_t t) {
+    uint64_t *w = p->tape + t;
+    jj_type type = jj_tape_type(w[0]);
+    if (type == JJ_RAW_NUMBER) {
+        size_t off = (size_t)jj_tape_payload(w[0]);
+        jj_number num;
+        const uint8_t *after = jj_parse_number(buf + off, buf + len, &num);
+        if (!after) return JJ_ERR_NUMBER; /* not from jj_parse_lazy */
+        switch (num.kind) {
+        case JJ_NUM_INT64:
+            w[0] = jj_lazy_word(JJ_INT64, 0);
+            w[1] = (uint64_t)num.v.i;
+            break;
+        case JJ_NUM_UINT64:
+            w[0] = jj_lazy_word(JJ_UINT64, 0);
+            w[1] = num.v.u;
+            break;
+        case JJ_NUM_DOUBLE:
+            w[0] = jj_lazy_word(JJ_DOUBLE, 0);
+            memcpy(&w[1], &num.v.d, sizeof w[1]);
+            break;
+        case JJ_NUM_BIGINT:
+            w[0] = jj_lazy_word(JJ_BIGINT, off);
+            w[1] = (uint64_t)(after - (buf + off));
+            break;
+        }
+        return JJ_OK;
+    }
+    if (type != JJ_STRING || !(jj_tape_str_flags(w[0]) & JJ_STR_RAW)) return JJ_OK;
+    if (jj_tape_str_flags(w[0]) & JJ_STR_ESCAPED) {
+        size_t need = p->strings_len + jj_tape_str_bytes(w[1]) + JJ_STRING_SLACK;
+        if (need < p->strings_len || !jj_lazy_reserve((void **)&p->strings, &p->strings_cap, need, 1))
+            return JJ_ERR_NOMEM;
+    }
+    return jj_kernels_active()->finish_string(p, buf, len, w);
+}
+
+jj_error jj_lazy_finish_range(jj_parser *p, const uint8_t *buf, size_t len, size_t from, size_t to) {
+    for (size_t t = from; t < to;) {
+        switch (jj_tape_type(p->tape[t])) {
+        case JJ_NULL:
+        case JJ_TRUE:
+        case JJ_FALSE:
+        case JJ_END: t += 1; break;
+        case JJ_STRING:
+        case JJ_RAW_NUMBER: {
+            jj_error err = jj_lazy_finish(p, buf, len, t);
+            if (err) return err;
+            t += 2;
+            break;
+        }
+        default: t += 2; break; /* numbers done, and containers: their contents follow */
+        }
+    }
+    return JJ_OK;
+}
