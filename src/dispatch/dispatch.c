@@ -26,6 +26,15 @@ static int jj_cpu_has_sse42(void) {
     return (ecx & bit_SSE4_2) && (ecx & bit_PCLMUL) && (ecx & bit_POPCNT) && (ecx & bit_SSSE3);
 }
 
+/* XMM, YMM, opmask and both halves of the ZMM state enabled by the OS */
+static int jj_os_saves_zmm(void) {
+    unsigned lo, hi;
+    if (!jj_os_saves_ymm()) return 0;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    (void)hi;
+    return (lo & 0xe6) == 0xe6;
+}
+
 static int jj_cpu_has_avx2(void) {
     unsigned eax, ebx, ecx, edx;
     if (!jj_cpu_has_sse42() || !jj_os_saves_ymm()) return 0;
@@ -34,15 +43,23 @@ static int jj_cpu_has_avx2(void) {
     if (!__get_cpuid(0x80000001, &eax, &ebx, &ecx, &edx)) return 0;
     return (ecx & bit_LZCNT) != 0;
 }
+
+static int jj_cpu_has_avx512(void) {
+    unsigned eax, ebx, ecx, edx;
+    if (!jj_cpu_has_avx2() || !jj_os_saves_zmm()) return 0;
+    if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return 0;
+    return (ebx & bit_AVX512F) && (ebx & bit_AVX512BW);
+}
 #endif
 
 /* Best first, and the same set with scalar first (the reference for comparisons). */
-static const jj_kernels *jj_supported[5];
-static const jj_kernels *jj_scalar_first[5];
+static const jj_kernels *jj_supported[6];
+static const jj_kernels *jj_scalar_first[6];
 
 static void jj_detect(void) {
     size_t n = 0;
 #if defined(JJ_HAVE_X86_KERNELS)
+    if (jj_cpu_has_avx512()) jj_supported[n++] = &jj_kernels_avx512;
     if (jj_cpu_has_avx2()) jj_supported[n++] = &jj_kernels_avx2;
     if (jj_cpu_has_sse42()) jj_supported[n++] = &jj_kernels_sse42;
 #endif

@@ -62,6 +62,7 @@ extern const jj_kernels jj_kernels_scalar;
 #if defined(JJ_HAVE_X86_KERNELS)
 extern const jj_kernels jj_kernels_sse42;
 extern const jj_kernels jj_kernels_avx2;
+extern const jj_kernels jj_kernels_avx512;
 #endif
 #if defined(JJ_HAVE_NEON_KERNELS)
 extern const jj_kernels jj_kernels_neon;
