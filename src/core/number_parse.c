@@ -48,15 +48,6 @@ static inline uint64_t load_le64(const uint8_t *p)
     return v;
 }
 
-/* True when all 8 bytes of v are ASCII digits: each byte must have high nibble 3, and
- * still have it after adding 6 (so its low nibble is <= 9). */
-static inline int eight_digits(uint64_t v)
-{
-    const uint64_t hi = UINT64_C(0xf0f0f0f0f0f0f0f0);
-    const uint64_t threes = UINT64_C(0x3030303030303030);
-    return (((v & hi) ^ threes) | (((v + UINT64_C(0x0606060606060606)) & hi) ^ threes)) == 0;
-}
-
 /* Value of 8 digit values (bytes 0..9, the first byte the most significant digit):
  * combine neighbours into 2-digit, then 4-, then 8-digit lanes. */
 static inline uint64_t eight_value_of(uint64_t v)
