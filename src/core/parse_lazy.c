@@ -5,22 +5,6 @@
 
 #include "kernel_internal.h"
 
-/* stage 1 may write a few entries past its count while flattening a block */
-#define JJ_INDEX_SLACK 64
-
-/* Grows *buf to hold at least `need` items of `size` bytes; keeps the old content. */
-static int jj_lazy_reserve(void **buf, size_t *cap, size_t need, size_t size) {
-    if (need <= *cap) return 1;
-    size_t grown = *cap + *cap / 2;
-    if (grown < need) grown = need;
-    if (grown > SIZE_MAX / size) return 0;
-    void *fresh = realloc(*buf, grown * size);
-    if (!fresh) return 0;
-    *buf = fresh;
-    *cap = grown;
-    return 1;
-}
-
 static jj_error jj_lazy_nomem(jj_parser *p) {
     p->error = JJ_ERR_NOMEM;
     p->error_offset = 0;
@@ -33,15 +17,15 @@ jj_error jj_parse_lazy_with(jj_parser *p, const jj_kernels *k, const uint8_t *bu
     p->tape_len = 0;
     p->max_depth = 0;
     p->strings_len = 0;
-    if (!jj_lazy_reserve((void **)&p->index, &p->index_cap, len + JJ_INDEX_SLACK, sizeof *p->index))
+    if (!jj_buffer_reserve((void **)&p->index, &p->index_cap, len + JJ_INDEX_SLACK, sizeof *p->index))
         return jj_lazy_nomem(p);
     jj_error err = JJ_OK;
     size_t err_off = 0;
     p->index_len = k->stage1_lazy(buf, len, p->index, &err, &err_off);
     if (err) return jj_parse_with(p, k, buf, len); /* for jj_parse's own error and offset */
     size_t n = p->index_len;
-    if (!jj_lazy_reserve((void **)&p->tape, &p->tape_cap, 2 * n + 2, sizeof *p->tape) ||
-        !jj_lazy_reserve((void **)&p->stack, &p->stack_cap, 2 * n + 2, sizeof *p->stack))
+    if (!jj_buffer_reserve((void **)&p->tape, &p->tape_cap, 2 * n + 2, sizeof *p->tape) ||
+        !jj_buffer_reserve((void **)&p->stack, &p->stack_cap, 2 * n + 2, sizeof *p->stack))
         return jj_lazy_nomem(p);
     err = k->stage2_lazy(p, buf, len);
     if (err) return jj_parse_with(p, k, buf, len);
@@ -88,7 +72,7 @@ jj_error jj_lazy_finish(jj_parser *p, const uint8_t *buf, size_t len, size_t t) 
     if (type != JJ_STRING || !(jj_tape_str_flags(w[0]) & JJ_STR_RAW)) return JJ_OK;
     if (jj_tape_str_flags(w[0]) & JJ_STR_ESCAPED) {
         size_t need = p->strings_len + jj_tape_str_bytes(w[1]) + JJ_STRING_SLACK;
-        if (need < p->strings_len || !jj_lazy_reserve((void **)&p->strings, &p->strings_cap, need, 1))
+        if (need < p->strings_len || !jj_buffer_reserve((void **)&p->strings, &p->strings_cap, need, 1))
             return JJ_ERR_NOMEM;
     }
     return jj_kernels_active()->finish_string(p, buf, len, w);

@@ -4,8 +4,6 @@
 
 #include "kernel_internal.h"
 
-/* stage 1 may write a few entries past its count while flattening a block */
-#define JJ_INDEX_SLACK 64
 
 void jj_parser_init(jj_parser *p) { memset(p, 0, sizeof *p); }
 
@@ -22,8 +20,7 @@ size_t jj_parser_capacity(const jj_parser *p) {
            p->strings_cap + p->stack_cap * sizeof *p->stack;
 }
 
-/* Grows *buf to hold at least `need` items of `size` bytes; keeps the old content. */
-static int jj_reserve(void **buf, size_t *cap, size_t need, size_t size) {
+int jj_buffer_reserve(void **buf, size_t *cap, size_t need, size_t size) {
     if (need <= *cap) return 1;
     size_t grown = *cap + *cap / 2;
     if (grown < need) grown = need;
@@ -47,7 +44,7 @@ static jj_error jj_index(jj_parser *p, const jj_kernels *k, const uint8_t *buf, 
     p->tape_len = 0;
     p->max_depth = 0;
     if (len >= (size_t)UINT32_MAX - JJ_INDEX_SLACK) return jj_fail(p, JJ_ERR_TOO_LARGE, 0);
-    if (!jj_reserve((void **)&p->index, &p->index_cap, len + JJ_INDEX_SLACK, sizeof *p->index))
+    if (!jj_buffer_reserve((void **)&p->index, &p->index_cap, len + JJ_INDEX_SLACK, sizeof *p->index))
         return jj_fail(p, JJ_ERR_NOMEM, 0);
     jj_error err = JJ_OK;
     size_t err_off = 0;
@@ -60,9 +57,9 @@ jj_error jj_parse_with(jj_parser *p, const jj_kernels *k, const uint8_t *buf, si
     if (err) return err;
     size_t n = p->index_len;
 
-    if (!jj_reserve((void **)&p->tape, &p->tape_cap, 2 * n + 2, sizeof *p->tape) ||
-        !jj_reserve((void **)&p->stack, &p->stack_cap, n + 1, sizeof *p->stack) ||
-        !jj_reserve((void **)&p->strings, &p->strings_cap, len + JJ_STRING_SLACK, 1))
+    if (!jj_buffer_reserve((void **)&p->tape, &p->tape_cap, 2 * n + 2, sizeof *p->tape) ||
+        !jj_buffer_reserve((void **)&p->stack, &p->stack_cap, n + 1, sizeof *p->stack) ||
+        !jj_buffer_reserve((void **)&p->strings, &p->strings_cap, len + JJ_STRING_SLACK, 1))
         return jj_fail(p, JJ_ERR_NOMEM, 0);
 
     err = k->stage2(p, buf, len);
@@ -79,7 +76,7 @@ jj_error jj_validate_with(jj_parser *p, const jj_kernels *k, const uint8_t *buf,
     facts->max_depth = facts->max_int_digits = 0;
     jj_error err = jj_index(p, k, buf, len);
     if (err) return err;
-    if (!jj_reserve((void **)&p->stack, &p->stack_cap, p->index_len + 1, sizeof *p->stack))
+    if (!jj_buffer_reserve((void **)&p->stack, &p->stack_cap, p->index_len + 1, sizeof *p->stack))
         return jj_fail(p, JJ_ERR_NOMEM, 0);
     err = k->validate(p, buf, len, facts);
     p->error = err;

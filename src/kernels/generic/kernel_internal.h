@@ -13,6 +13,13 @@
  * whole vector at a time. */
 #define JJ_STRING_SLACK 64
 
+/* Stage 1 may write a few entries past its count while flattening a block. */
+#define JJ_INDEX_SLACK 64
+
+/* parser.c: grows *buf to hold at least `need` items of `size` bytes, keeping the old
+ * content; 0 when it cannot. */
+int jj_buffer_reserve(void **buf, size_t *cap, size_t need, size_t size);
+
 /* One 64-byte block classified into bit masks (bit i = byte i of the block). */
 typedef struct jj_block_masks {
     uint64_t quote;     /* '"' */
