@@ -207,13 +207,13 @@ static int jj_enc_dict(jj_orjson_enc *e, PyObject *dict, int depth, int ndefault
         }
         /* the usual key, short ASCII: ',' "key" ':' with one reservation */
         size_t n = (size_t)PyUnicode_GET_LENGTH(key);
-        if (compact && PyUnicode_IS_COMPACT_ASCII(key) && n < 16) {
+        if (compact && PyUnicode_IS_COMPACT_ASCII(key) && n <= 16) {
             if (jj_writer_reserve(&e->w, 16 + 4)) goto done;
             uint8_t *o = e->w.pos;
             o[0] = ',';
             o += !first;
             o[0] = '"';
-            if (!jj_copy_short_check(o + 1, (const uint8_t *)PyUnicode_DATA(key), n)) {
+            if (!jj_copy_short_str(o + 1, key, n)) {
                 o[n + 1] = '"';
                 o[n + 2] = ':';
                 e->w.pos = o + n + 3;
