@@ -207,8 +207,8 @@ static int jj_enc_dict(jj_orjson_enc *e, PyObject *dict, int depth, int ndefault
         }
         /* the usual key, short ASCII: ',' "key" ':' with one reservation */
         size_t n = (size_t)PyUnicode_GET_LENGTH(key);
-        if (compact && PyUnicode_IS_COMPACT_ASCII(key) && n <= 16) {
-            if (jj_writer_reserve(&e->w, 16 + 4)) goto done;
+        if (compact && PyUnicode_IS_COMPACT_ASCII(key) && n <= JJ_SHORT_STR) {
+            if (jj_writer_reserve(&e->w, JJ_SHORT_STR + 4)) goto done;
             uint8_t *o = e->w.pos;
             o[0] = ',';
             o += !first;

@@ -103,23 +103,35 @@ static inline int jj_copy_tail16(uint8_t *dst, const uint8_t *end, size_t r) {
     return bad;
 }
 
-/* The literal body of a compact ASCII str of n <= 16 characters: the 16 bytes before
- * the end of its text are always inside the str object (its header is longer than
- * that), so jj_copy_tail16 may read them. */
+/* Strs up to this long are written inline by the walker (jj_enc_str_fast, dict keys). */
+#define JJ_SHORT_STR 32
+
+/* The literal body of a compact ASCII str of n <= JJ_SHORT_STR characters, stored as
+ * n bytes and some zeros (up to JJ_SHORT_STR in all); nonzero when a character needs
+ * escaping. The 16 bytes before the end of the text are always inside the str object
+ * (its header is longer than 16 bytes), so jj_copy_tail16 may read them. */
 static inline int jj_copy_short_str(uint8_t *dst, PyObject *s, size_t n) {
+    const uint8_t *data = (const uint8_t *)PyUnicode_DATA(s);
+    if (n > 16) {
+        uint64_t a, b;
+        memcpy(&a, data, 8);
+        memcpy(&b, data + 8, 8);
+        memcpy(dst, &a, 8);
+        memcpy(dst + 8, &b, 8);
+        return (jj_special16(data) | (uint32_t)jj_copy_tail16(dst + 16, data + n, n - 16)) != 0;
+    }
     if (n == 0) return 0;
-    return jj_copy_tail16(dst, (const uint8_t *)PyUnicode_DATA(s) + n, n);
+    return jj_copy_tail16(dst, data + n, n);
 }
 _Static_assert(sizeof(PyASCIIObject) >= 16, "a short str's 16 bytes must stay inside the object");
 
-/* The common case inline: an exact ASCII str of at most 16 characters without anything
- * to escape.
- * Everything else goes to jj_enc_str. */
+/* The common case inline: an exact ASCII str of at most JJ_SHORT_STR characters without
+ * anything to escape. Everything else goes to jj_enc_str. */
 static inline int jj_enc_str_fast(jj_orjson_enc *e, PyObject *s) {
     if (PyUnicode_IS_COMPACT_ASCII(s)) {
         size_t n = (size_t)PyUnicode_GET_LENGTH(s);
-        if (n <= 16) {
-            if (jj_writer_reserve(&e->w, 6 * 16 + 2 + 16)) return -1;
+        if (n <= JJ_SHORT_STR) {
+            if (jj_writer_reserve(&e->w, JJ_SHORT_STR + 2)) return -1;
             uint8_t *o = e->w.pos;
             o[0] = '"';
             if (!jj_copy_short_str(o + 1, s, n)) {
