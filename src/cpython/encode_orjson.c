@@ -163,6 +163,8 @@ static inline int jj_enc_item(jj_orjson_enc *e, PyObject *obj, int depth, int nd
     if (type == &PyUnicode_Type) return jj_enc_str_fast(e, obj);
     if (type == &PyLong_Type) return jj_enc_int(e, obj);
     if (type == &PyFloat_Type) return jj_enc_float(e, obj);
+    if (type == &PyList_Type) return jj_enc_sequence(e, obj, depth, ndefault);
+    if (type == &PyDict_Type) return jj_enc_dict(e, obj, depth, ndefault);
     if (obj == Py_None) return jj_put_literal(e, "null", 4);
     return jj_enc_value(e, obj, depth, ndefault);
 }
