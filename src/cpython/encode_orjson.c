@@ -157,8 +157,16 @@ static inline int jj_dict_next(PyObject *dict, Py_ssize_t *pos, PyObject **key, 
 static int jj_enc_dict(jj_orjson_enc *e, PyObject *dict, int depth, int ndefault);
 static int jj_enc_sequence(jj_orjson_enc *e, PyObject *seq, int depth, int ndefault);
 
-/* An item of a container: the scalar types inline, the rest through jj_enc_value. */
-static inline int jj_enc_item(jj_orjson_enc *e, PyObject *obj, int depth, int ndefault) {
+#if defined(__GNUC__) || defined(__clang__)
+#define JJ_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define JJ_ALWAYS_INLINE inline
+#endif
+
+/* An item of a container: the scalar types inline, nested lists and dicts straight to
+ * their writers, the rest through jj_enc_value. Always inlined: the compiler would
+ * otherwise make it a call per item, as it reaches back into the container writers. */
+static JJ_ALWAYS_INLINE int jj_enc_item(jj_orjson_enc *e, PyObject *obj, int depth, int ndefault) {
     PyTypeObject *type = Py_TYPE(obj);
     if (type == &PyUnicode_Type) return jj_enc_str_fast(e, obj);
     if (type == &PyLong_Type) return jj_enc_int(e, obj);
