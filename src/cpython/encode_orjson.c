@@ -151,7 +151,15 @@ static inline int jj_dict_next(PyObject *dict, Py_ssize_t *pos, PyObject **key, 
         return 1;
     }
 #endif
-    return PyDict_Next(dict, pos, key, value);
+    /* through locals: the caller's pos, key and value never have their address taken,
+     * so they stay in registers on the path above */
+    Py_ssize_t p = *pos;
+    PyObject *k, *v;
+    int more = PyDict_Next(dict, &p, &k, &v);
+    *pos = p;
+    *key = k;
+    *value = v;
+    return more;
 }
 
 static int jj_enc_dict(jj_orjson_enc *e, PyObject *dict, int depth, int ndefault);
