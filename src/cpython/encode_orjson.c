@@ -151,18 +151,36 @@ static inline int jj_dict_next(PyObject *dict, Py_ssize_t *pos, PyObject **key, 
         return 1;
     }
 #endif
-    return PyDict_Next(dict, pos, key, value);
+    /* through locals: the caller's pos, key and value never have their address taken,
+     * so they stay in registers on the path above */
+    Py_ssize_t p = *pos;
+    PyObject *k, *v;
+    int more = PyDict_Next(dict, &p, &k, &v);
+    *pos = p;
+    *key = k;
+    *value = v;
+    return more;
 }
 
 static int jj_enc_dict(jj_orjson_enc *e, PyObject *dict, int depth, int ndefault);
 static int jj_enc_sequence(jj_orjson_enc *e, PyObject *seq, int depth, int ndefault);
 
-/* An item of a container: the scalar types inline, the rest through jj_enc_value. */
-static inline int jj_enc_item(jj_orjson_enc *e, PyObject *obj, int depth, int ndefault) {
+#if defined(__GNUC__) || defined(__clang__)
+#define JJ_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define JJ_ALWAYS_INLINE inline
+#endif
+
+/* An item of a container: the scalar types inline, nested lists and dicts straight to
+ * their writers, the rest through jj_enc_value. Always inlined: the compiler would
+ * otherwise make it a call per item, as it reaches back into the container writers. */
+static JJ_ALWAYS_INLINE int jj_enc_item(jj_orjson_enc *e, PyObject *obj, int depth, int ndefault) {
     PyTypeObject *type = Py_TYPE(obj);
     if (type == &PyUnicode_Type) return jj_enc_str_fast(e, obj);
     if (type == &PyLong_Type) return jj_enc_int(e, obj);
     if (type == &PyFloat_Type) return jj_enc_float(e, obj);
+    if (type == &PyList_Type) return jj_enc_sequence(e, obj, depth, ndefault);
+    if (type == &PyDict_Type) return jj_enc_dict(e, obj, depth, ndefault);
     if (obj == Py_None) return jj_put_literal(e, "null", 4);
     return jj_enc_value(e, obj, depth, ndefault);
 }
@@ -207,13 +225,13 @@ static int jj_enc_dict(jj_orjson_enc *e, PyObject *dict, int depth, int ndefault
         }
         /* the usual key, short ASCII: ',' "key" ':' with one reservation */
         size_t n = (size_t)PyUnicode_GET_LENGTH(key);
-        if (compact && PyUnicode_IS_COMPACT_ASCII(key) && n < 16) {
-            if (jj_writer_reserve(&e->w, 16 + 4)) goto done;
+        if (compact && PyUnicode_IS_COMPACT_ASCII(key) && n <= JJ_SHORT_STR) {
+            if (jj_writer_reserve(&e->w, JJ_SHORT_STR + 4)) goto done;
             uint8_t *o = e->w.pos;
             o[0] = ',';
             o += !first;
             o[0] = '"';
-            if (!jj_copy_short_check(o + 1, (const uint8_t *)PyUnicode_DATA(key), n)) {
+            if (!jj_copy_short_str(o + 1, key, n)) {
                 o[n + 1] = '"';
                 o[n + 2] = ':';
                 e->w.pos = o + n + 3;

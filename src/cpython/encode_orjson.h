@@ -45,55 +45,96 @@ size_t jj_enc_format_double(double v, char *out);
 /* The literal of any str (or str subclass); orjson's error for surrogates. */
 int jj_enc_str(jj_orjson_enc *e, PyObject *s);
 
-/* 0x80 in each byte of w that is '"', '\\' or below 0x20 (bytes below 0x80 only). */
-static inline uint64_t jj_swar_special(uint64_t w) {
-    const uint64_t ones = UINT64_C(0x0101010101010101), highs = UINT64_C(0x8080808080808080);
-    uint64_t ge_space = w + ones * (0x80 - 0x20);
-    uint64_t not_quote = (w ^ (ones * '"')) + ones * 0x7F;
-    uint64_t not_bslash = (w ^ (ones * '\\')) + ones * 0x7F;
-    return ~(ge_space & not_quote & not_bslash) & highs;
+/* Short strings without a branch on their length.
+ *
+ * jj_copy_tail16 copies the r bytes (1 <= r <= 16) that end at `end` to dst and tells
+ * whether one of them needs escaping (an ASCII '"', '\\' or control character; the bytes
+ * must be ASCII). It reads the 16 bytes before `end`, which the caller guarantees are
+ * readable, shifts the r wanted ones down in registers and stores all 16 bytes at dst
+ * (the 16 - r after the copy are zeros, for the caller to overwrite). Lengths are
+ * unpredictable in real documents, so one path for all of them beats a branch per size
+ * class. */
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#if defined(__SIZEOF_INT128__)
+__extension__ typedef unsigned __int128 jj_u128;
+#endif
+
+/* bit i set when byte i of the 16 at p needs escaping (or is not ASCII) */
+static inline uint32_t jj_special16(const uint8_t *p) {
+#if defined(__SSE2__)
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    /* signed: non-ASCII bytes count as below 0x20 */
+    __m128i bad = _mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)),
+                               _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                                            _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
+    return (uint32_t)_mm_movemask_epi8(bad);
+#else
+    uint32_t m = 0;
+    for (int i = 0; i < 16; i++) {
+        uint8_t c = p[i];
+        m |= (uint32_t)(c < 0x20 || c == '"' || c == '\\' || c >= 0x80) << i;
+    }
+    return m;
+#endif
 }
 
-/* Copies n < 16 ASCII bytes (two overlapping loads per size class, no libc call) and
- * tells whether one of them needs escaping. The check runs on the loaded words, not on
- * the copy: reading back bytes just stored in pieces stalls store forwarding. */
-static inline int jj_copy_short_check(uint8_t *dst, const uint8_t *src, size_t n) {
-    if (n >= 8) {
+static inline int jj_copy_tail16(uint8_t *dst, const uint8_t *end, size_t r) {
+    const uint8_t *src = end - 16;
+    unsigned drop = (unsigned)(16 - r); /* leading bytes that are not ours: 0..15 */
+    int bad = (jj_special16(src) >> drop) != 0;
+    uint64_t lo, hi;
+    memcpy(&lo, src, 8);
+    memcpy(&hi, src + 8, 8);
+#if defined(__SIZEOF_INT128__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    jj_u128 v = (((jj_u128)hi << 64) | lo) >> (8 * drop);
+    lo = (uint64_t)v;
+    hi = (uint64_t)(v >> 64);
+    memcpy(dst, &lo, 8);
+    memcpy(dst + 8, &hi, 8);
+#else
+    (void)lo;
+    (void)hi;
+    memset(dst, 0, 16);
+    memcpy(dst, end - r, r);
+#endif
+    return bad;
+}
+
+/* Strs up to this long are written inline by the walker (jj_enc_str_fast, dict keys). */
+#define JJ_SHORT_STR 32
+
+/* The literal body of a compact ASCII str of n <= JJ_SHORT_STR characters, stored as
+ * n bytes and some zeros (up to JJ_SHORT_STR in all); nonzero when a character needs
+ * escaping. The 16 bytes before the end of the text are always inside the str object
+ * (its header is longer than 16 bytes), so jj_copy_tail16 may read them. */
+static inline int jj_copy_short_str(uint8_t *dst, PyObject *s, size_t n) {
+    const uint8_t *data = (const uint8_t *)PyUnicode_DATA(s);
+    if (n > 16) {
         uint64_t a, b;
-        memcpy(&a, src, 8);
-        memcpy(&b, src + n - 8, 8);
+        memcpy(&a, data, 8);
+        memcpy(&b, data + 8, 8);
         memcpy(dst, &a, 8);
-        memcpy(dst + n - 8, &b, 8);
-        return (jj_swar_special(a) | jj_swar_special(b)) != 0;
-    }
-    if (n >= 4) {
-        uint32_t a, b;
-        memcpy(&a, src, 4);
-        memcpy(&b, src + n - 4, 4);
-        memcpy(dst, &a, 4);
-        memcpy(dst + n - 4, &b, 4);
-        return jj_swar_special((uint64_t)a | ((uint64_t)b << 32)) != 0;
+        memcpy(dst + 8, &b, 8);
+        return (jj_special16(data) | (uint32_t)jj_copy_tail16(dst + 16, data + n, n - 16)) != 0;
     }
     if (n == 0) return 0;
-    uint8_t c0 = src[0], c1 = src[n / 2], c2 = src[n - 1];
-    dst[0] = c0;
-    dst[n / 2] = c1;
-    dst[n - 1] = c2;
-    /* the unused bytes are 'a', which never needs escaping */
-    uint64_t w = (uint64_t)c0 | ((uint64_t)c1 << 8) | ((uint64_t)c2 << 16) | (UINT64_C(0x6161616161) << 24);
-    return jj_swar_special(w) != 0;
+    return jj_copy_tail16(dst, data + n, n);
 }
+_Static_assert(sizeof(PyASCIIObject) >= 16, "a short str's 16 bytes must stay inside the object");
 
-/* The common case inline: an exact ASCII str shorter than 16 without anything to escape.
- * Everything else goes to jj_enc_str. */
+/* The common case inline: an exact ASCII str of at most JJ_SHORT_STR characters without
+ * anything to escape. Everything else goes to jj_enc_str. */
 static inline int jj_enc_str_fast(jj_orjson_enc *e, PyObject *s) {
     if (PyUnicode_IS_COMPACT_ASCII(s)) {
         size_t n = (size_t)PyUnicode_GET_LENGTH(s);
-        if (n < 16) {
-            if (jj_writer_reserve(&e->w, 6 * 16 + 2 + 16)) return -1;
+        if (n <= JJ_SHORT_STR) {
+            if (jj_writer_reserve(&e->w, JJ_SHORT_STR + 2)) return -1;
             uint8_t *o = e->w.pos;
             o[0] = '"';
-            if (!jj_copy_short_check(o + 1, (const uint8_t *)PyUnicode_DATA(s), n)) {
+            if (!jj_copy_short_str(o + 1, s, n)) {
                 o[n + 1] = '"';
                 e->w.pos = o + n + 2;
                 return 0;

@@ -2,10 +2,10 @@
  * UTF-8 cache is never filled).
  *
  * ASCII strs, the common case, are copied a block (16 bytes with SSE2, else 8) at a
- * time and checked for '"', '\\' and control characters on the copy; a short tail is
- * copied whole and checked with one more block read from the output buffer, where the
- * reservation leaves room for it. Other strs go to the engine's jj_escape_orjson. Long
- * strs are written in pieces (jj_enc_long_str). */
+ * time and checked for '"', '\\' and control characters on the copy; the tail of a text
+ * of 16 bytes or more is the last 16 bytes of the text, shifted down (jj_copy_tail16).
+ * Other strs go to the engine's jj_escape_orjson. Long strs are written in pieces
+ * (jj_enc_long_str). */
 #include "encode_orjson.h"
 
 #include "escape.h"
@@ -94,12 +94,14 @@ static size_t jj_write_ascii_body(const uint8_t *src, size_t n, uint8_t *out) {
         {
             size_t r = n - i;
             if (r == 0) break;
-            if (r < 16 && !jj_copy_short_check(o, src + i, r)) {
+            /* n >= JJ_BLOCK here, so the block before the end is inside the text */
+            if (n >= 16 && r < 16 && !jj_copy_tail16(o, src + n, r)) {
                 o += r;
                 break;
             }
-            /* the tail holds an escape: up to it byte by byte */
-            while (jj_escape_letter[src[i]] == 0) *o++ = src[i++];
+            /* a short text, or a tail that holds an escape: byte by byte */
+            while (i < n && jj_escape_letter[src[i]] == 0) *o++ = src[i++];
+            if (i == n) break;
         }
     special:
         o = jj_put_escape(o, src[i]);

@@ -1,0 +1,40 @@
+"""dumpb's short-string paths against orjson.dumps, exhaustively over lengths.
+
+ASCII strs of up to 16 characters are copied in one shot that reads the 16 bytes before
+the end of the text (for short strs, partly the str's own header) and shifts the wanted
+ones down; longer ones end with the last 16 bytes of the text. Every length around those
+edges, with one special character at every position (or none), as a value, as a dict key
+(the compact key path and the indented one) and as a sorted key.
+"""
+
+import orjson
+import pytest
+
+from dumpb_util import same
+
+SPECIALS = ['"', "\\", "\n", "\x00", "\x1f", "\x7f", "\u00e9", "\u20ac", "\U0001f600"]
+
+
+def _texts(n):
+    base = "".join(chr(0x21 + (i * 7) % 90) for i in range(n)).replace('"', "a").replace("\\", "b")
+    yield base
+    for pos in range(n):
+        for ch in SPECIALS:
+            yield base[:pos] + ch + base[pos + 1:]
+
+
+@pytest.mark.parametrize("n", range(0, 49))
+def test_every_length_and_position(n):
+    for s in _texts(n):
+        same(s)
+        same([s, s + "x", {s: s}, {"k": s, s: [s]}])
+        same({s: 1, "z": s}, option=orjson.OPT_INDENT_2)
+        same({s: 1, "a" + s: 2}, option=orjson.OPT_SORT_KEYS)
+
+
+def test_fresh_strs_of_every_length():
+    # strs made at run time (not interned or shared constants), so their headers differ
+    for n in range(0, 40):
+        s = "".join(["q"] * n)
+        t = "%s" % ("w" * n)
+        same({s: t, t + "_": [s, t]})
