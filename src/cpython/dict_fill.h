@@ -1,40 +1,21 @@
 /* A new dict filled with a known number of str keys, for the tape builder.
  *
- * On CPython 3.11 and 3.12 (release builds) the builder writes the keys table itself:
- * one combined table of str keys, in the layout of those versions' pycore_dict.h
- * (redeclared below), sized for every pair up front. An insertion is then a probe and
- * two stores instead of PyDict_SetItem's generic path (a quarter of loads' time on
- * key-heavy documents went there). The probe sequence, the index widths, the
- * allocator and the GC tracking rule are CPython's, so the result cannot be told from a
- * dict filled by PyDict_SetItem: same lookups, order, duplicate-key rule (the first key
- * object stays, the last value wins), size and behaviour when later grown. Other
- * versions use the API. */
+ * On CPython 3.11 and 3.12 (release builds) the builder writes the keys table itself
+ * (the layout of dict_layout.h): one combined table of str keys sized for every pair up
+ * front. An insertion is then a probe and two stores instead of PyDict_SetItem's generic
+ * path (a quarter of loads' time on key-heavy documents went there). The probe
+ * sequence, the index widths, the allocator and the GC tracking rule are CPython's, so
+ * the result cannot be told from a dict filled by PyDict_SetItem: same lookups, order,
+ * duplicate-key rule (the first key object stays, the last value wins), size and
+ * behaviour when later grown. Other versions use the API. */
 #ifndef JJ_DICT_FILL_H
 #define JJ_DICT_FILL_H
 
-#include "state.h"
+#include "dict_layout.h"
 
-#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030D0000 && !defined(Py_DEBUG) && \
-    !defined(Py_REF_DEBUG) && !defined(Py_LIMITED_API)
+#if defined(JJ_DICT_LAYOUT_KNOWN) && !defined(Py_DEBUG) && !defined(Py_REF_DEBUG)
 #define JJ_DICT_FILL_DIRECT 1
 
-typedef struct jj_dict_keys {
-    Py_ssize_t dk_refcnt;
-    uint8_t dk_log2_size;
-    uint8_t dk_log2_index_bytes;
-    uint8_t dk_kind;
-    uint32_t dk_version;
-    Py_ssize_t dk_usable;
-    Py_ssize_t dk_nentries;
-    char dk_indices[]; /* then the entries */
-} jj_dict_keys;
-
-typedef struct jj_dict_str_entry {
-    PyObject *me_key;
-    PyObject *me_value;
-} jj_dict_str_entry;
-
-#define JJ_DICT_KEYS_UNICODE 1
 #define JJ_DICT_LOG_MINSIZE 3
 #define JJ_DICT_PERTURB_SHIFT 5
 #define JJ_DICT_EMPTY_SLOT (-1)

@@ -9,6 +9,7 @@
 
 #include <math.h>
 
+#include "dict_layout.h"
 #include "format_double.h"
 #include "format_int.h"
 
@@ -97,37 +98,11 @@ static inline int jj_enc_float(jj_orjson_enc *e, PyObject *obj) {
 
 /* ---- containers ---- */
 
-#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030D0000
-/* CPython 3.11 and 3.12 lay out a dict's keys table like this (pycore_dict.h); walking
- * a combined table's entries here saves PyDict_Next's call and checks per item (a
- * sixth of the time on dict-heavy documents). Split tables still go through it. */
-typedef struct jj_dict_keys {
-    Py_ssize_t dk_refcnt;
-    uint8_t dk_log2_size;
-    uint8_t dk_log2_index_bytes;
-    uint8_t dk_kind;
-    uint32_t dk_version;
-    Py_ssize_t dk_usable;
-    Py_ssize_t dk_nentries;
-    char dk_indices[];
-} jj_dict_keys;
-typedef struct jj_dict_entry {
-    Py_hash_t me_hash;
-    PyObject *me_key;
-    PyObject *me_value;
-} jj_dict_entry;
-typedef struct jj_dict_str_entry {
-    PyObject *me_key;
-    PyObject *me_value;
-} jj_dict_str_entry;
-#define JJ_DICT_KEYS_GENERAL 0
-#define JJ_DICT_KEYS_UNICODE 1
-#endif
 
 /* PyDict_Next, same positions (entry indexes) and results. The table is re-read on every
  * step, so a dict changed meanwhile (by default) is walked as PyDict_Next would. */
 static inline int jj_dict_next(PyObject *dict, Py_ssize_t *pos, PyObject **key, PyObject **value) {
-#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030D0000
+#ifdef JJ_DICT_LAYOUT_KNOWN
     PyDictObject *mp = (PyDictObject *)dict;
     const jj_dict_keys *keys = (const jj_dict_keys *)(const void *)mp->ma_keys;
     if (mp->ma_values == NULL && (keys->dk_kind == JJ_DICT_KEYS_UNICODE || keys->dk_kind == JJ_DICT_KEYS_GENERAL)) {
