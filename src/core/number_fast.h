@@ -1,9 +1,12 @@
-/* The common JSON number, parsed inline by stage 2: at most 7 integer digits and at most
- * 15 significant digits in all, no exponent. Such an integer fits an int64; such a
- * decimal is m / 10^f with m < 2^53 and f <= 15, both exact doubles, so one correctly
- * rounded division gives the double. Digits are read a word at a time. Anything else
- * (or fewer than 32 bytes left) goes to jj_parse_number, which gives the same result
- * for these too; this only saves its call and its generality on the hot path. */
+/* The common JSON numbers, parsed inline by stage 2, with no exponent:
+ * - with SSSE3 (the x86 SIMD kernels), up to 15 digits ending within 16 bytes in one
+ *   vector pass, and 16 to 19 digits out of line over 32 bytes;
+ * - elsewhere, up to 7 integer and 15 digits in all, a word at a time.
+ * Up to 15 digits, an integer fits an int64 and a decimal is m / 10^f with m < 2^53 and
+ * f <= 15, both exact doubles, so one correctly rounded division gives the double; 16 to
+ * 19 digits take one Eisel-Lemire product. Anything else (or fewer than
+ * JJ_NUMBER_FAST_ROOM bytes left) goes to jj_parse_number, which gives the same result
+ * for these too (tests/c/test_number_fast.c checks it on every kernel). */
 #ifndef JJ_NUMBER_FAST_H
 #define JJ_NUMBER_FAST_H
 
