@@ -296,8 +296,10 @@ def test_no_leaks_success_and_errors():
             except (ValueError, TypeError):
                 pass
 
-    # a leak grows in every window; caches warming up elsewhere in the process do not
-    assert min(_growth(run) for _ in range(3)) < 4096
+    # a leak grows in every window (one object per call: 3000 x 32 bytes at least);
+    # caches warming up elsewhere in the process do not, nor what xdist's own thread
+    # allocates meanwhile (tracemalloc sees every thread: 8 KB once in CI)
+    assert min(_growth(run) for _ in range(5)) < 16384
 
 
 @pytest.mark.skipif(sys.version_info < (3, 12), reason="own-GIL interpreters need 3.12+")
