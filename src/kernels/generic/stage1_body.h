@@ -11,6 +11,7 @@
  *       such byte in *info
  *   static uint8_t *jj_compact64(const uint8_t *block, uint64_t keep, uint8_t *out)
  *       for the minifier, see minify_body.h
+ * and may define JJ_KERNEL_FLATTEN and its own jj_flatten (see below);
  * and, for a SIMD ISA, JJ_VEC_BYTES and the vector operations of utf8_body.h.
  */
 #include "kernel_internal.h"
@@ -38,13 +39,21 @@ static inline uint64_t jj_escaped_bytes(uint64_t backslash, uint64_t *carry) {
     return escaped;
 }
 
-/* The index of the lowest set bit, 64 for none: one tzcnt on a BMI target. */
-static inline uint32_t jj_low_bit(uint64_t x) { return x ? (uint32_t)jj_ctz64(x) : 64u; }
+/* The index of the lowest set bit of x; for x = 0 any value below 65 (the flatten below
+ * writes such entries only past its count). No test for 0: gcc turns one into a branch
+ * per entry. On a BMI target this is tzcnt itself. */
+#if defined(__BMI__)
+#include <immintrin.h>
+static inline uint32_t jj_low_bit(uint64_t x) { return (uint32_t)_tzcnt_u64(x); }
+#else
+static inline uint32_t jj_low_bit(uint64_t x) { return (uint32_t)jj_ctz64(x | UINT64_C(1) << 63); }
+#endif
 
 /* Appends the positions of the set bits of `bits` (offset by `base`) to out. Eight at a
  * time without a branch, then eight more, then four at a time: most blocks take one or
  * two steps, whatever their count. Writes past the count (up to 15 entries) land in room
  * the caller reserved. */
+#ifndef JJ_KERNEL_FLATTEN
 static inline uint32_t *jj_flatten(uint32_t *out, uint32_t base, uint64_t bits) {
     int count = jj_popcount64(bits);
     uint32_t *stop = out + count;
@@ -68,6 +77,7 @@ static inline uint32_t *jj_flatten(uint32_t *out, uint32_t base, uint64_t bits) 
     }
     return stop;
 }
+#endif
 
 #if defined(JJ_VEC_BYTES)
 #include "utf8_body.h"
