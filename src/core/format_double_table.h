@@ -15,7 +15,11 @@
  *   floor(log10(2^q))       = floor(q * LOG10_2_MUL / 2^LOG10_2_SHIFT)
  *   floor(log10(3/4 * 2^q)) = floor((q * LOG10_34_MUL - LOG10_34_SUB) / 2^LOG10_34_SHIFT)
  * each evaluated as ((uint32_t)(q * MUL - SUB) + (BIAS << SHIFT)) >> SHIFT) - BIAS,
- * which stays in [0, 2^31) and so needs no shift of a negative number. */
+ * which stays in [0, 2^31) and so needs no shift of a negative number.
+ * The one-product search: its bounds U = Y + W and L = Y - W (see
+ * format_double.c) are off the true ones by less than 63.96 units of 2^-64 for every
+ * exponent (exact bounds, computed here), so any margin from that up is safe;
+ * JJ_FD_FAST_MARGIN, twice the next power of two, leaves room. */
 #ifndef JJ_FORMAT_DOUBLE_TABLE_H
 #define JJ_FORMAT_DOUBLE_TABLE_H
 
@@ -31,6 +35,8 @@
 #define JJ_FD_LOG10_34_MUL 157827
 #define JJ_FD_LOG10_34_SUB 65502
 #define JJ_FD_LOG10_34_BIAS 324
+
+#define JJ_FD_FAST_MARGIN 128
 
 static const uint64_t jj_fd_g[617][2] = {
     {0x7fbbd8fe5f5e6e27u, 0x92f4744e09dd87beu}, /* 10^-292 */
