@@ -430,6 +430,22 @@ def main():
     row = ["%d," % hq for _, _, hq in full]
     for i in range(0, len(row), 12):
         lines.append("    " + " ".join(row[i:i + 12]))
+    # for the fast search: per biased exponent e = q + 1075 of a normal double, the table
+    # index of 10^-k (k = floor(log10(2^q))) and h = q + jj_fd_g_shift, as index * 8 + h
+    qent = [0] * 2048
+    for e in range(1, 2047):
+        q = e - 1075
+        idx = -k_sym(q) - pmin
+        h = q + full[idx][2]
+        assert 0 <= idx < len(full) and 0 <= h <= 5 and idx * 8 + h < 1 << 16
+        qent[e] = idx * 8 + h
+    lines += ["};", "",
+              "/* Per biased exponent e of a normal double (q = e - 1075): the index P - JJ_FD_PMIN",
+              " * of P = -floor(log10(2^q)) times 8, plus h = q + jj_fd_g_shift[that index]. */",
+              "static const uint16_t jj_fd_q_entry[2048] = {"]
+    row = ["%d," % v for v in qent]
+    for i in range(0, len(row), 12):
+        lines.append("    " + " ".join(row[i:i + 12]))
     lines += ["};", "", "#endif", ""]
     with open(out, "w", encoding="ascii", newline="\n") as fh:
         fh.write("\n".join(lines))

@@ -253,10 +253,13 @@ static JJ_FD_INLINE int shortest_fast(uint64_t c, int q, jj_fd_decimal *out)
      * search's rounded comparisons give too. Otherwise (exact bounds, or one within
      * 2^-57 of an integer: never seen on random doubles) the exact search decides.
      * tools/gen_format_double_table.py checks these error bounds for every exponent. */
-    int k = floor_log10_pow2(q);
-    uint64_t g_hi, g_lo;
-    int h = q + pow10_approx(-k, &g_hi, &g_lo); /* 0..5 */
-    uint64_t x = (c << 2) << h;                 /* < 2^60 */
+    /* k = floor(log10(2^q)) and h from a per-exponent table (the generator's) */
+    unsigned entry = jj_fd_q_entry[q + 1075];
+    unsigned h = entry & 7; /* 0..5 */
+    unsigned idx = entry >> 3;
+    int k = -(int)idx - JJ_FD_PMIN;
+    uint64_t g_hi = jj_fd_g[idx][0], g_lo = jj_fd_g[idx][1];
+    uint64_t x = (c << 2) << h; /* < 2^60 */
     uint64_t lo_lo, lo_hi = jj_mul128(g_lo, x, &lo_lo);
     uint64_t y_lo, y_hi = jj_mul128(g_hi, x, &y_lo);
     (void)lo_lo;
@@ -350,6 +353,7 @@ int jj_shortest_digits_fast_decides(double v)
 /* ---- writing ---------------------------------------------------------------------- */
 
 /* The 100 two-digit strings as values: the first digit in the low byte. */
+#ifndef JJ_FD_SSE2
 static const uint16_t jj_fd_digit_pairs[100] = {
     0x3030, 0x3130, 0x3230, 0x3330, 0x3430, 0x3530, 0x3630, 0x3730, 0x3830, 0x3930,
     0x3031, 0x3131, 0x3231, 0x3331, 0x3431, 0x3531, 0x3631, 0x3731, 0x3831, 0x3931,
@@ -362,6 +366,7 @@ static const uint16_t jj_fd_digit_pairs[100] = {
     0x3038, 0x3138, 0x3238, 0x3338, 0x3438, 0x3538, 0x3638, 0x3738, 0x3838, 0x3938,
     0x3039, 0x3139, 0x3239, 0x3339, 0x3439, 0x3539, 0x3639, 0x3739, 0x3839, 0x3939,
 };
+#endif
 
 /* Sixteen ASCII digits, the first in the lowest byte, from a and b (each below 10^8: a's
  * eight digits, then b's), with what the layouts need: storing all 16 bytes, counting
@@ -411,7 +416,7 @@ static inline void store16(char *p, jj_fd_digits d)
 static inline unsigned count_to_last_nonzero(jj_fd_digits d)
 {
     unsigned nz = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(d, _mm_set1_epi8('0'))) ^ 0xffffu;
-    return 31u - (unsigned)__builtin_clz(2 * nz + 1);
+    return 31u ^ (unsigned)__builtin_clz(2 * nz + 1); /* 31 - clz, as clz <= 31 */
 }
 
 /* The bytes before pos as they are, those after it moved up by one (the last falls
@@ -495,25 +500,45 @@ static inline jj_fd_digits open_gap(jj_fd_digits d, unsigned pos)
 
 enum { STYLE_REPR, STYLE_ORJSON };
 
-/* Writes "e", the sign and the exponent: at least two digits for repr, as few as needed
- * for orjson. Without branches on the exponent, which is unpredictable. */
+/* The exponent's digits for |x| <= 324: up to three characters, the first in the
+ * lowest byte, and their number in the top byte. As few as needed for orjson, at least
+ * two for repr. */
+#define JJ_FD_E1(u) ((uint32_t)('0' + (u)) | UINT32_C(1) << 24)
+#define JJ_FD_E2(u) \
+    ((uint32_t)('0' + (u) / 10) | (uint32_t)('0' + (u) % 10) << 8 | UINT32_C(2) << 24)
+#define JJ_FD_E3(u)                                                                     \
+    ((uint32_t)('0' + (u) / 100) | (uint32_t)('0' + (u) / 10 % 10) << 8 |               \
+     (uint32_t)('0' + (u) % 10) << 16 | UINT32_C(3) << 24)
+#define JJ_FD_EXP_ORJSON(u) ((u) < 10 ? JJ_FD_E1(u) : (u) < 100 ? JJ_FD_E2(u) : JJ_FD_E3(u))
+#define JJ_FD_EXP_REPR(u) ((u) < 100 ? JJ_FD_E2(u) : JJ_FD_E3(u))
+#define JJ_FD_R10(F, b)                                                                 \
+    F(b), F(b + 1), F(b + 2), F(b + 3), F(b + 4), F(b + 5), F(b + 6), F(b + 7), F(b + 8), \
+        F(b + 9)
+#define JJ_FD_R100(F, b)                                                                \
+    JJ_FD_R10(F, b), JJ_FD_R10(F, b + 10), JJ_FD_R10(F, b + 20), JJ_FD_R10(F, b + 30),   \
+        JJ_FD_R10(F, b + 40), JJ_FD_R10(F, b + 50), JJ_FD_R10(F, b + 60),                 \
+        JJ_FD_R10(F, b + 70), JJ_FD_R10(F, b + 80), JJ_FD_R10(F, b + 90)
+#define JJ_FD_R330(F)                                                                   \
+    JJ_FD_R100(F, 0), JJ_FD_R100(F, 100), JJ_FD_R100(F, 200), JJ_FD_R10(F, 300),         \
+        JJ_FD_R10(F, 310), JJ_FD_R10(F, 320)
+
+static const uint32_t jj_fd_exp_text[2][330] = {
+    {JJ_FD_R330(JJ_FD_EXP_REPR)},
+    {JJ_FD_R330(JJ_FD_EXP_ORJSON)},
+};
+
+/* Writes "e", the sign and the exponent (|x| <= 324) from the table; stores 6 bytes. */
 static inline char *write_exponent(char *p, int x, int style)
 {
+    unsigned u = (unsigned)(x < 0 ? -x : x);
+    uint32_t w = jj_fd_exp_text[style][u];
     p[0] = 'e';
     p[1] = (char)('+' + 2 * (x < 0)); /* '-' is '+' + 2 */
-    unsigned u = (unsigned)(x < 0 ? -x : x);
-    unsigned h = u / 100, rem = u - 100 * h;
-    /* "hdd" in the low three bytes, the first character lowest */
-    uint32_t w = (uint32_t)('0' + h) | (uint32_t)jj_fd_digit_pairs[rem] << 8;
-    unsigned nd = style == STYLE_REPR ? 2u + (u >= 100) : 1u + (u >= 10) + (u >= 100);
-    w >>= 8 * (3 - nd);
-    char b[4];
-    b[0] = (char)w;
-    b[1] = (char)(w >> 8);
-    b[2] = (char)(w >> 16);
-    b[3] = 0;
-    memcpy(p + 2, b, 4);
-    return p + 2 + nd;
+    p[2] = (char)w;
+    p[3] = (char)(w >> 8);
+    p[4] = (char)(w >> 16);
+    p[5] = (char)(w >> 24);
+    return p + 2 + (w >> 24);
 }
 
 /* Writes the decimal r (17 digits) at p in the given style; returns the end. */
