@@ -268,6 +268,49 @@ def check_symmetric(q, p, h, g, gexact, clo, chi, exceptions):
     return worst_low
 
 
+def fast_search_errors(q, h, g, gexact):
+    """The one-product search of format_double.c for normal v = c * 2^q (2^52 <= c < 2^53),
+    in units of 2^-64 of the quarter-units it works in (everything times 4 / 10^k):
+        Y = floor(X * g / 2^64),  X = 4c << h     (true: X * G / 2^64)
+        W = g_hi << (h + 1)                        (true: 2^(h+1) * G / 2^64)
+        U = Y + W,  L = Y - W                      (true: the bounds of R)
+    Returns exact bounds (lo, hi) with lo < computed - true < hi for U and for L, over
+    every c of the exponent: Y loses less than 1 to the floor and gains at most
+    Xmax * (g - G) / 2^64; W is off by exactly dW, one number per exponent."""
+    xmax = (4 * CMAX) << h
+    assert xmax < 1 << 60, q
+    err = g - gexact                                   # 0 < err < 3
+    y_hi_err = xmax * err / Fraction(1 << 64)          # computed Y - true Y <= this
+    y_lo_err = Fraction(-1)                            # computed Y - true Y > this
+    g_hi = g >> 64
+    dw = Fraction(g_hi << (h + 1)) - Fraction(1 << (h + 1)) * gexact / Fraction(1 << 64)
+    u = (y_lo_err + dw, y_hi_err + dw)
+    l = (y_lo_err - dw, y_hi_err - dw)
+    return u, l
+
+
+def prove_fast(pmin, bases, pow5):
+    """The fast search falls back to the exact one when the 64-bit fraction f of its U or
+    L has (f + M) mod 2^64 < 2M, i.e. f in [2^64 - M, 2^64) or [0, M). Otherwise f is in
+    [M, 2^64 - 1 - M], and with lo < computed - true < hi the true fraction lies in
+    (M - hi, 2^64 - 1 - M - lo): strictly between two integers (so the true bound is not
+    an integer and its floor is the computed one) when hi <= M and lo >= -(M + 1). Returns
+    the smallest such M over all exponents of normal doubles (q = -1074 holds the smallest
+    normals too)."""
+    need = Fraction(0)
+    for q in range(QMIN, QMAX + 1):
+        p = -k_sym(q)
+        g, gexact, hq = runtime_g(p, pmin, bases, pow5)
+        h = q + hq
+        u, l = fast_search_errors(q, h, g, gexact)
+        for lo, hi in (u, l):
+            need = max(need, hi, -lo - 1)
+    m = 1
+    while m < need:
+        m *= 2
+    return need, m
+
+
 def prove(pmin, bases, pow5, rng, exceptions):
     worst = None
     hs = set()
@@ -328,6 +371,10 @@ def main():
     assert (pmax - pmin) // CHUNK < len(bases)
     exceptions = []
     worst = prove(pmin, bases, pow5, random.Random(7), exceptions)
+    fast_need, fast_margin = prove_fast(pmin, bases, pow5)
+    # with room to spare: any margin from fast_need up is exact, and a larger one only
+    # sends more values (about 2M / 2^64 of random ones) to the exact search
+    fast_margin *= 2
 
     # the header stores every g and h - q ready to use (617 entries, 10 KB): the same
     # numbers the reconstruction gives, so the proof above covers them
@@ -351,7 +398,12 @@ def main():
         " *   floor(log10(2^q))       = floor(q * LOG10_2_MUL / 2^LOG10_2_SHIFT)",
         " *   floor(log10(3/4 * 2^q)) = floor((q * LOG10_34_MUL - LOG10_34_SUB) / 2^LOG10_34_SHIFT)",
         " * each evaluated as ((uint32_t)(q * MUL - SUB) + (BIAS << SHIFT)) >> SHIFT) - BIAS,",
-        " * which stays in [0, 2^31) and so needs no shift of a negative number. */",
+        " * which stays in [0, 2^31) and so needs no shift of a negative number.",
+        " * The one-product search: its bounds U = Y + W and L = Y - W (see",
+        " * format_double.c) are off the true ones by less than %.2f units of 2^-64 for every"
+        % float(fast_need),
+        " * exponent (exact bounds, computed here), so any margin from that up is safe;",
+        " * JJ_FD_FAST_MARGIN, twice the next power of two, leaves room. */",
         "#ifndef JJ_FORMAT_DOUBLE_TABLE_H",
         "#define JJ_FORMAT_DOUBLE_TABLE_H",
         "",
@@ -368,6 +420,8 @@ def main():
         "#define JJ_FD_LOG10_34_SUB %d" % ka_form[2],
         "#define JJ_FD_LOG10_34_BIAS %d" % ka_form[3],
         "",
+        "#define JJ_FD_FAST_MARGIN %d" % fast_margin,
+        "",
         "static const uint64_t jj_fd_g[%d][2] = {" % len(full),
     ]
     for p, (g, _, _) in zip(range(pmin, pmax + 1), full):
@@ -376,11 +430,29 @@ def main():
     row = ["%d," % hq for _, _, hq in full]
     for i in range(0, len(row), 12):
         lines.append("    " + " ".join(row[i:i + 12]))
+    # for the fast search: per biased exponent e = q + 1075 of a normal double, the table
+    # index of 10^-k (k = floor(log10(2^q))) and h = q + jj_fd_g_shift, as index * 8 + h
+    qent = [0] * 2048
+    for e in range(1, 2047):
+        q = e - 1075
+        idx = -k_sym(q) - pmin
+        h = q + full[idx][2]
+        assert 0 <= idx < len(full) and 0 <= h <= 5 and idx * 8 + h < 1 << 16
+        qent[e] = idx * 8 + h
+    lines += ["};", "",
+              "/* Per biased exponent e of a normal double (q = e - 1075): the index P - JJ_FD_PMIN",
+              " * of P = -floor(log10(2^q)) times 8, plus h = q + jj_fd_g_shift[that index]. */",
+              "static const uint16_t jj_fd_q_entry[2048] = {"]
+    row = ["%d," % v for v in qent]
+    for i in range(0, len(row), 12):
+        lines.append("    " + " ".join(row[i:i + 12]))
     lines += ["};", "", "#endif", ""]
     with open(out, "w", encoding="ascii", newline="\n") as fh:
         fh.write("\n".join(lines))
-    print("wrote %s: P in [%d, %d], %d entries; smallest fraction 2^%.2f; exceptions: %s"
-          % (out, pmin, pmax, len(full), math.log2(worst), describe(exceptions)))
+    print("wrote %s: P in [%d, %d], %d entries; smallest fraction 2^%.2f; exceptions: %s;"
+          " fast search error < %.3f, margin %d"
+          % (out, pmin, pmax, len(full), math.log2(worst), describe(exceptions),
+             float(fast_need), fast_margin))
 
 
 if __name__ == "__main__":

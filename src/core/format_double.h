@@ -50,6 +50,13 @@ size_t jj_format_double_orjson(double v, char *out);
  * (including -0.0), else 0. *digits < 10^17, -324 <= *exponent <= 308. */
 int jj_shortest_digits(double v, uint64_t *digits, int *exponent);
 
+/* For tests of the two searches inside (see format_double.c): the same as
+ * jj_shortest_digits but always from the exact three-product search, and whether the
+ * one-product search settles v (finite) by itself (1) or hands it to the exact one (0;
+ * also for +-0.0). */
+int jj_shortest_digits_exact(double v, uint64_t *digits, int *exponent);
+int jj_shortest_digits_fast_decides(double v);
+
 #ifdef __cplusplus
 }
 #endif

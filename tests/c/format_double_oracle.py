@@ -9,7 +9,9 @@ Covers random 64-bit patterns, every power of two, powers of ten 1e-323..1e308 a
 neighbours, the subnormal and normal boundaries, DBL_MAX, integers (0..10^6 sampled,
 around 2^53, 2^63 and 10^15..10^17), simple fractions, random short decimals, and
 dyadic values with few significant bits (where the two nearest shortest candidates can be
-exactly as far from the value, so the tie rule shows)."""
+exactly as far from the value, so the tie rule shows), and values whose rounding interval
+has exact decimal bounds or whose candidates tie exactly (where format_double.c's fast
+search must defer to its exact one)."""
 import argparse
 import math
 import random
@@ -106,6 +108,30 @@ def main():
             add(math.ldexp(float(m), e))
         except OverflowError:
             pass
+    # where format_double.c's one-product search must hand over to its exact search:
+    # bounds of the rounding interval that are exact decimals. For q > 0 the bounds
+    # (2c -+ 1) * 2^(q-1) are integers; they are multiples of 10^(k+1) (k =
+    # floor(log10(2^q)), the shortest candidate sitting right on the bound, kept or not
+    # by the parity of c) when 5^(k+1) divides 2c -+ 1. Both parities of c, both bounds.
+    for q in range(1, 80):
+        k = len(str(2 ** q)) - 1
+        f = 5 ** (k + 1)
+        if 2 * f >= 1 << 54:
+            break
+        for sign in (1, -1):
+            for _ in range(24):
+                j = rng.randrange((1 << 53) // f, (1 << 54) // f + 1) | 1
+                c2 = f * j - sign  # 2c; 2c + sign = f * j
+                if c2 % 2 == 0 and (1 << 52) <= c2 // 2 < (1 << 53):
+                    x = math.ldexp(float(c2 // 2), q)
+                    add(x)
+                    neighbours(x, 1)
+    # bounds that are exact quarter-units of the search (q = -1, -2: 4 * bound is an
+    # integer), and exact ties between two candidates (q = -2 with odd c: v / 10^k is an
+    # odd multiple of 1/2), and integers on either side of 2^53 (q = 0, 1)
+    for q in (-3, -2, -1, 0, 1):
+        for _ in range(3000):
+            add(math.ldexp(float(rng.randrange(1 << 52, 1 << 53)), q))
     # random 64-bit patterns
     n = 0
     while n < args.random:

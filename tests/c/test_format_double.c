@@ -6,6 +6,9 @@
  *                                           that no shorter decimal reads back the same
  *        test_format_double --vectors FILE  lines "<hex bits> <repr> <orjson>" made by
  *                                           tests/c/format_double_oracle.py
+ *        test_format_double --fast N         compare the one-product search with the
+ *                                           exact one on boundary cases and N random
+ *                                           doubles (the default run does 2000000)
  *        test_format_double --bench FILE    time both writers against snprintf("%.17g")
  *                                           on the numbers of FILE (e.g. canada.json,
  *                                           read with strtod) and on random doubles,
@@ -328,6 +331,121 @@ static void run_round_trips(unsigned long count)
     }
 }
 
+/* ---- the fast search against the exact one ------------------------------------------- */
+
+static unsigned long g_fast, g_handed_on;
+
+/* jj_shortest_digits (the one-product search, handing hard cases to the exact one) must
+ * agree with jj_shortest_digits_exact (the three-product search alone) on v. */
+static void fast_vs_exact(double v)
+{
+    uint64_t d1 = 1, d2 = 2;
+    int e1 = 1, e2 = 2;
+    int n1 = jj_shortest_digits(v, &d1, &e1);
+    int n2 = jj_shortest_digits_exact(v, &d2, &e2);
+    CHECK(d1 == d2 && e1 == e2 && n1 == n2,
+          "%016" PRIx64 ": fast search %" PRIu64 "e%d, exact search %" PRIu64 "e%d",
+          bits_of(v), d1, e1, d2, e2);
+    if (jj_shortest_digits_fast_decides(v))
+        g_fast++;
+    else
+        g_handed_on++;
+}
+
+static double ldexp_c(uint64_t c, int q)
+{
+    return ldexp((double)c, q);
+}
+
+/* Values whose rounding interval has exact decimal bounds or whose two candidates tie
+ * exactly: the fast search must hand them to the exact one. For q > 0 the bounds
+ * (2c -+ 1) * 2^(q-1) are integers, multiples of 10^(k+1) (k = floor(log10(2^q))) when
+ * 5^(k+1) divides 2c -+ 1: the shorter candidate then lies on the bound, and the parity of
+ * c decides whether it counts. For q = -1, -2 the bounds are exact quarters of the
+ * search's unit; for q = -2 and odd c, v / 10^k is an odd multiple of 1/2 (a tie). */
+static void run_boundaries(uint64_t *state)
+{
+    unsigned long handed_before = g_handed_on;
+    uint64_t p2 = 2; /* 2^q */
+    for (int q = 1; q < 64; q++, p2 *= 2) {
+        int k = 0;
+        for (uint64_t t = p2; t >= 10; t /= 10)
+            k++;
+        uint64_t f = 1;
+        for (int i = 0; i <= k; i++)
+            f *= 5;
+        if (f >= (UINT64_C(1) << 53))
+            break;
+        for (int sign = -1; sign <= 1; sign += 2) {
+            for (int i = 0; i < 200; i++) {
+                /* 2c + sign = f * j, j odd, c in [2^52, 2^53) */
+                uint64_t jlo = (UINT64_C(1) << 53) / f + 1, jhi = (UINT64_C(1) << 54) / f;
+                if (jhi < jlo)
+                    break;
+                uint64_t j = (jlo + splitmix64(state) % (jhi - jlo + 1)) | 1;
+                uint64_t c2 = f * j - (uint64_t)(int64_t)sign;
+                if (c2 % 2 || c2 / 2 < (UINT64_C(1) << 52) || c2 / 2 >= (UINT64_C(1) << 53))
+                    continue;
+                double v = ldexp_c(c2 / 2, q);
+                fast_vs_exact(v);
+                fast_vs_exact(nextafter(v, 0));
+                fast_vs_exact(nextafter(v, INFINITY));
+            }
+        }
+    }
+    for (int q = -3; q <= 1; q++)
+        for (int i = 0; i < 20000; i++)
+            fast_vs_exact(ldexp_c((UINT64_C(1) << 52) | (splitmix64(state) >> 12), q));
+    /* powers of two (the asymmetric interval), of ten, and the smallest normals */
+    for (int e = -1074; e <= 1023; e++)
+        fast_vs_exact(ldexp(1.0, e));
+    for (int k = -323; k <= 308; k++) {
+        char t[16];
+        snprintf(t, sizeof t, "1e%d", k);
+        double v = strtod(t, NULL);
+        fast_vs_exact(v);
+        fast_vs_exact(nextafter(v, 0));
+        fast_vs_exact(nextafter(v, INFINITY));
+    }
+    for (uint64_t b = 1; b < 4000; b++) {
+        fast_vs_exact(of_bits(b));                            /* subnormals */
+        fast_vs_exact(of_bits(UINT64_C(0x0010000000000000) + b - 1)); /* smallest normals */
+    }
+    /* these must have exercised the hand-over (else the test proves nothing about it) */
+    CHECK(g_handed_on - handed_before > 1000, "only %lu boundary values were handed on",
+          g_handed_on - handed_before);
+}
+
+static void run_fast_vs_exact(unsigned long count)
+{
+    uint64_t state = 0x0123456789abcdefu;
+    g_fast = g_handed_on = 0;
+    run_boundaries(&state);
+    unsigned long fast_before = g_fast, handed_before = g_handed_on, odd_ones = 0;
+    unsigned long done = 0;
+    while (done < count) {
+        uint64_t b = splitmix64(&state);
+        unsigned e = (unsigned)(b >> 52) & 0x7ff;
+        if (e == 0x7ff || e == 0)
+            continue;
+        unsigned long before = g_handed_on;
+        fast_vs_exact(of_bits(b));
+        /* exact bounds (and so hand-overs) need 2^50 <= |v| < 2^80 or a power of two:
+         * elsewhere the bounds' fractions are never within 2^-57 of an integer in
+         * practice */
+        int q = (int)e - 1075;
+        if (g_handed_on != before && (q < -2 || q > 28) && (b & ((UINT64_C(1) << 52) - 1)))
+            odd_ones++;
+        done++;
+    }
+    /* random normal doubles: the fast search settles nearly all by itself */
+    CHECK(g_handed_on - handed_before <= count / 200, "%lu of %lu random doubles were handed on",
+          g_handed_on - handed_before, count);
+    CHECK(odd_ones == 0, "%lu random doubles outside [2^50, 2^80) were handed on", odd_ones);
+    fprintf(stderr, "fast search: %lu settled, %lu handed on (random: %lu, %lu)\n", g_fast,
+            g_handed_on, g_fast - fast_before, g_handed_on - handed_before);
+}
+
 /* ---- vectors from Python ------------------------------------------------------------- */
 
 static void run_vectors(const char *path)
@@ -486,11 +604,14 @@ int main(int argc, char **argv)
             return 2;
     } else if (argc == 3 && strcmp(argv[1], "--vectors") == 0) {
         run_vectors(argv[2]);
+    } else if (argc == 3 && strcmp(argv[1], "--fast") == 0) {
+        run_fast_vs_exact(strtoul(argv[2], NULL, 10));
     } else if (argc == 1) {
         run_hand_cases();
+        run_fast_vs_exact(2000000);
         run_round_trips(2000000);
     } else {
-        fprintf(stderr, "usage: %s [--vectors FILE | --bench FILE]\n", argv[0]);
+        fprintf(stderr, "usage: %s [--vectors FILE | --fast N | --bench FILE]\n", argv[0]);
         return 2;
     }
     printf("%lu passed, %lu failed\n", g_passed, g_failed);
