@@ -65,13 +65,29 @@ def list_data_files(subdir, prefixes=None, suffix=".json"):
     return names
 
 
+# Under the sanitizers (JETJSON_SANITIZED: CI's run against the ASan+UBSan extension) the
+# per-file tests skip the data files above this size: each costs minutes there, and the
+# sanitized C tests have already run every corpus file through the engine.
+SANITIZED_MAX_BYTES = 2_500_000
+
+
+def too_big_for_this_run(path):
+    return bool(os.environ.get("JETJSON_SANITIZED")) and os.path.getsize(path) > SANITIZED_MAX_BYTES
+
+
 def data_params(subdir, prefixes=None, suffix=".json"):
     """pytest params (one per file, id = file name); a single skipped param without data."""
     names = list_data_files(subdir, prefixes, suffix)
     if not names:
         return [pytest.param(None, marks=pytest.mark.skip(
             reason=f"shared test data not found ({subdir}); set JETJSON_DATA"))]
-    return [pytest.param(os.path.join(data_path(subdir), n), id=n) for n in names]
+    params = []
+    for n in names:
+        path = os.path.join(data_path(subdir), n)
+        marks = [pytest.mark.skip(reason="large file, skipped under the sanitizers")] \
+            if too_big_for_this_run(path) else []
+        params.append(pytest.param(path, id=n, marks=marks))
+    return params
 
 
 _BYTES_CACHE = {}
@@ -96,7 +112,8 @@ def data_dir():
 
 
 def corpus_files():
-    return [os.path.join(data_path("corpus"), n) for n in list_data_files("corpus")]
+    paths = [os.path.join(data_path("corpus"), n) for n in list_data_files("corpus")]
+    return [p for p in paths if not too_big_for_this_run(p)]
 
 
 # --------------------------------------------------------------------------------------
