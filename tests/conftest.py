@@ -68,7 +68,7 @@ def list_data_files(subdir, prefixes=None, suffix=".json"):
 # Under the sanitizers (JETJSON_SANITIZED: CI's run against the ASan+UBSan extension) the
 # per-file tests skip the data files above this size: each costs minutes there, and the
 # sanitized C tests have already run every corpus file through the engine.
-SANITIZED_MAX_BYTES = 2_500_000
+SANITIZED_MAX_BYTES = 2_000_000
 
 
 def too_big_for_this_run(path):
