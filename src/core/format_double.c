@@ -169,29 +169,6 @@ static JJ_FD_NOINLINE jj_fd_decimal shortest_asymmetric(int q)
     return pad_result(cmp < 0 || (cmp == 0 && !(s & 1)) ? s : t, k);
 }
 
-/* The selection shared by both searches, from k, vb = 4v / 10^k rounded to odd and the
- * interval's bounds as seen against multiples of 4: the candidate with one digit fewer
- * (the multiple of 10 below or above s = floor(v / 10^k)) when one is in R, else the
- * closer of s and s + 1, an exact tie going to the even one. lower_in(n) and
- * upper_in(n) say whether 4n lies above the lower bound and below the upper one. */
-#define JJ_FD_SELECT(vb, k, lower_in, upper_in)                                          \
-    do {                                                                                 \
-        uint64_t s_ = (vb) >> 2; /* floor(v / 10^k) */                                   \
-        /* one digit fewer: the multiples of 10^(k+1) on either side of v; R holds at    \
-         * most one of them, and if it does, that is the answer */                       \
-        uint64_t sp10_ = s_ / 10 * 10;                                                   \
-        int u_in_ = lower_in(sp10_ << 2);                                                \
-        int w_in_ = upper_in((sp10_ + 10) << 2);                                         \
-        uint64_t r1_ = sp10_ + 10 * (uint64_t)w_in_;                                     \
-        /* full precision: R is symmetric about v, so when only one of s and s + 1 is in \
-         * R it is the closer one; take the closer (vb against the midpoint 4s + 2), an  \
-         * exact tie going to the even one: s + 1 when (vb & 3) + (s & 1) >= 3 */        \
-        uint64_t r2_ = s_ + ((((vb) & 3) + (s_ & 1) + 1) >> 2);                          \
-        /* a mask rather than a branch: the choice is unpredictable */                   \
-        uint64_t one_ = (uint64_t)0 - (uint64_t)(u_in_ | w_in_);                         \
-        return pad_result((r1_ & one_) | (r2_ & ~one_), (k));                            \
-    } while (0)
-
 /* The exact search for v = c * 2^q > 0 (c < 2^53, v not an integer below 2^53): three
  * products rounded to odd, every comparison exact (the generator's proof). The fast
  * search below falls back to it when its own comparisons could be off. */
@@ -208,18 +185,22 @@ static JJ_FD_NOINLINE jj_fd_decimal shortest_exact(uint64_t c, int q)
     uint64_t vb = round_to_odd(g_hi, g_lo, cb << h);
     uint64_t vbl = round_to_odd(g_hi, g_lo, (cb - 2) << h) + odd;
     uint64_t vbr = round_to_odd(g_hi, g_lo, (cb + 2) << h) - odd;
-#define JJ_FD_EXACT_LOWER(n) (vbl <= (n))
-#define JJ_FD_EXACT_UPPER(n) ((n) <= vbr)
-    JJ_FD_SELECT(vb, k, JJ_FD_EXACT_LOWER, JJ_FD_EXACT_UPPER);
-#undef JJ_FD_EXACT_LOWER
-#undef JJ_FD_EXACT_UPPER
-}
 
-/* How close (in units of 2^-64) the 64-bit fraction of a computed bound may come to an
- * integer before the fast search gives up: JJ_FD_FAST_MARGIN, from the table's
- * generator, which checks that it covers the error of every exponent (see
- * shortest_fast()). */
-#define JJ_FD_MARGIN JJ_FD_FAST_MARGIN
+    uint64_t s = vb >> 2; /* floor(v / 10^k) */
+    /* one digit fewer: the multiples of 10^(k+1) on either side of v; R holds at most
+     * one of them, and if it does, that is the answer */
+    uint64_t sp10 = s / 10 * 10;
+    int u_in = vbl <= sp10 << 2;
+    int w_in = (sp10 + 10) << 2 <= vbr;
+    uint64_t r1 = sp10 + 10 * (uint64_t)w_in;
+    /* full precision: R is symmetric about v, so when only one of s and s + 1 is in R it
+     * is the closer one; take the closer (vb against the midpoint 4s + 2), an exact tie
+     * going to the even one: s + 1 when (vb & 3) + (s & 1) >= 3 */
+    uint64_t r2 = s + (((vb & 3) + (s & 1) + 1) >> 2);
+    /* a mask rather than a branch: the choice is unpredictable */
+    uint64_t one = (uint64_t)0 - (uint64_t)(u_in | w_in);
+    return pad_result((r1 & one) | (r2 & ~one), k);
+}
 
 /* v = c * 2^q > 0 normal (2^52 <= c < 2^53): the shortest decimal in v's rounding
  * interval, the closest to v among those, in *out; returns 0 (and leaves *out alone)
@@ -245,9 +226,10 @@ static JJ_FD_INLINE int shortest_fast(uint64_t c, int q, jj_fd_decimal *out)
      * 2^(h+1) / 2^64 <= 2^-58 (g_lo and the floor) and exceeds it by less than
      * 2^6 * 3 / 2^128. So, in units of 2^-64, U = Y + W is within (-65, +0.2) of the
      * true upper bound and L = Y - W within (-1.1, +65) of the lower one. When U's
-     * fraction is at least JJ_FD_MARGIN (> 65) and at most 2^64 - 1 - JJ_FD_MARGIN,
-     * the true bound is not an integer and has the floor of U; likewise for L (the
-     * generator computes the error bounds for each exponent: below 64). Then a
+     * fraction is at least JJ_FD_FAST_MARGIN (128, the generator's; > 65) and at most
+     * 2^64 - 1 - JJ_FD_FAST_MARGIN, the true bound is not an integer and has the
+     * floor of U; likewise for L (the generator computes the error bounds for each
+     * exponent: below 64). Then a
      * multiple of 4 is in R exactly when it is above floor(L) and at most floor(U),
      * whatever the parity of c (it cannot equal a bound), which is what the exact
      * search's rounded comparisons give too. Otherwise (exact bounds, or one within
@@ -270,8 +252,8 @@ static JJ_FD_INLINE int shortest_fast(uint64_t c, int q, jj_fd_decimal *out)
     uint64_t u_hi = y_hi + w_hi + (u_lo < y_lo);
     uint64_t l_lo = y_lo - w_lo;
     uint64_t l_hi = y_hi - w_hi - (y_lo < w_lo);
-    if (JJ_FD_UNLIKELY((uint64_t)(u_lo + JJ_FD_MARGIN) < 2 * JJ_FD_MARGIN ||
-                       (uint64_t)(l_lo + JJ_FD_MARGIN) < 2 * JJ_FD_MARGIN))
+    if (JJ_FD_UNLIKELY((uint64_t)(u_lo + JJ_FD_FAST_MARGIN) < 2 * JJ_FD_FAST_MARGIN ||
+                       (uint64_t)(l_lo + JJ_FD_FAST_MARGIN) < 2 * JJ_FD_FAST_MARGIN))
         return 0;
     /* the bounds are not integers: floor(U / 4) and floor(L / 4) are those of the
      * true bounds of R / 10^k, and the integers in R / 10^k are those above the one
@@ -597,6 +579,8 @@ static JJ_FD_NOINLINE size_t format_slow(double v, char *out, int style)
     return (size_t)(write_decimal(p, shortest(c, q), style) - out);
 }
 
+/* Normal doubles are split here, without decode()'s subnormal selects; zero and
+ * subnormals go to format_slow(), which decodes them. */
 static JJ_FD_INLINE size_t format_finite(double v, char *out, int style)
 {
     uint64_t bits;

@@ -26,8 +26,8 @@ static inline void jj_classify(const uint8_t *block, jj_block_masks *m) {
  * the count, in the room the caller reserved. */
 #define JJ_KERNEL_FLATTEN 1
 static inline uint32_t *jj_flatten(uint32_t *out, uint32_t base, uint64_t bits) {
-    __m512i pos = _mm512_add_epi32(_mm512_set1_epi32((int)base),
-                                   _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+    const __m512i lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    __m512i pos = _mm512_add_epi32(_mm512_set1_epi32((int)base), lanes);
     for (int group = 0; group < 4; group++) {
         __mmask16 m = (__mmask16)(bits >> (16 * group));
         _mm512_storeu_si512((void *)out, _mm512_maskz_compress_epi32(m, pos));
