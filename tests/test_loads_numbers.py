@@ -278,3 +278,30 @@ BAD_NUMBERS = [
 @pytest.mark.parametrize("text", BAD_NUMBERS, ids=[repr(t) for t in BAD_NUMBERS])
 def test_bad_numbers_and_words(text):
     check_number_text(text, "bad number")
+
+
+# Runs of numbers in arrays take their own loop in stage 2 and in the object builder;
+# these put every kind of token, bad number and array end inside and after such runs.
+RUN_TOKENS = ["1", "-2", "3.5", "-0.25", "1e3", "12345678901234567890", "1.2345678901234567",
+              "-Infinity", "Infinity", "NaN", '"s"', "[]", "[1,2]", "{}", '{"a":1}', "null",
+              "true", "-", "01", "1.", "-I", "2x", ""]
+
+
+@pytest.mark.parametrize("before", ["", "1,", "1,2,", "-1.5,2,3,"])
+@pytest.mark.parametrize("token", RUN_TOKENS, ids=[repr(t) for t in RUN_TOKENS])
+@pytest.mark.parametrize("after", ["", ",4", ",4,5.5", ",", "]", " ,6"])
+def test_number_runs_in_arrays(before, token, after):
+    for text in ("[" + before + token + after + "]", '{"k":[' + before + token + after + "]}",
+                 "[[" + before + token + after + "],[7,8]]", before + token + after):
+        assert_same_outcome(capture(jetjson.loads, text), json_oracle(text), text)
+
+
+@given(st.lists(st.one_of(st.floats(allow_nan=False, allow_infinity=False),
+                          st.integers(-(2**70), 2**70)), max_size=40),
+       st.integers(0, 3))
+@hyp_settings(max_examples=300)
+def test_generated_number_arrays(values, nesting):
+    text = json.dumps(values)
+    for _ in range(nesting):
+        text = "[" + text + "," + text + "]"
+    assert_same_value(jetjson.loads(text), json.loads(text))

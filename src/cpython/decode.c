@@ -177,6 +177,34 @@ static inline const uint8_t *jj_str_bytes(const jj_parser *p, const uint8_t *inp
     return (jj_tape_str_flags(w) & JJ_STR_IN_INPUT ? input : p->strings) + jj_tape_str_offset(w);
 }
 
+/* The leading run of doubles and 64-bit ints of a new list of n items, whose first item
+ * is at tape[*t]: the arrays of numbers (coordinates, vectors, matrices) are filled in a
+ * loop of their own, not one trip through the builder's dispatch per item. Returns how
+ * many items it set (*t moved past them), or -1 with an exception set. */
+static inline Py_ssize_t jj_fill_numbers(PyObject *list, Py_ssize_t n, const uint64_t *tape, size_t *t) {
+    PyObject **items = ((PyListObject *)list)->ob_item;
+    size_t at = *t;
+    Py_ssize_t k = 0;
+    for (; k < n; k++) {
+        jj_type type = jj_tape_type(tape[at]);
+        PyObject *v;
+        if (type == JJ_DOUBLE) {
+            double d;
+            memcpy(&d, &tape[at + 1], sizeof d);
+            v = PyFloat_FromDouble(d);
+        } else if (type == JJ_INT64) {
+            v = PyLong_FromLongLong((long long)(int64_t)tape[at + 1]);
+        } else {
+            break;
+        }
+        if (!v) return -1;
+        items[k] = v;
+        at += 2;
+    }
+    *t = at;
+    return k;
+}
+
 typedef struct jj_frame {
     PyObject *container;
     Py_ssize_t next; /* list: index of the next item */
@@ -230,13 +258,24 @@ PyObject *jj_build_value_at(jj_state *st, const jj_parser *p, const uint8_t *inp
             break;
         }
         case JJ_ARRAY: {
-            PyObject *list = PyList_New((Py_ssize_t)tape[t + 1]);
+            Py_ssize_t n = (Py_ssize_t)tape[t + 1];
+            PyObject *list = PyList_New(n);
             if (!list) goto fail;
+            t += 2;
+            Py_ssize_t filled = jj_fill_numbers(list, n, tape, &t);
+            if (filled < 0) {
+                Py_DECREF(list);
+                goto fail;
+            }
+            if (filled == n) { /* all numbers (coordinates, vectors): done here */
+                value = list;
+                t += 1; /* its END word */
+                break;
+            }
             frames[depth].container = list;
-            frames[depth].next = 0;
+            frames[depth].next = filled;
             frames[depth].key = NULL;
             depth++;
-            t += 2;
             continue;
         }
         case JJ_OBJECT: {
