@@ -7,18 +7,47 @@
 #define JJ_ISA_NAME "avx512"
 #define JJ_KERNELS_SYMBOL jj_kernels_avx512
 
-static inline void jj_classify(const uint8_t *block, jj_block_masks *m) {
+/* The classification's constants, made once per stage 1 call and hidden from the
+ * compiler (jj_opaque): as plain constants gcc rebuilds them at every block. In zmm
+ * registers, with the tables of the AVX2 kernel in all four 128-bit lanes. */
+#define JJ_CLASSIFY_CONSTS 1
+typedef struct jj_classify_consts {
+    __m512i quote, backslash, fold, space_table, op_table;
+} jj_classify_consts;
+
+static inline __m512i jj_opaque(__m512i v) {
+    __asm__("" : "+v"(v));
+    return v;
+}
+
+static inline jj_classify_consts jj_classify_consts_make(int opaque) {
+    jj_classify_consts c = {_mm512_set1_epi8('"'), _mm512_set1_epi8('\\'), _mm512_set1_epi8(0x20),
+                            _mm512_broadcast_i32x4(_mm256_castsi256_si128(jj_space_table())),
+                            _mm512_broadcast_i32x4(_mm256_castsi256_si128(jj_op_table()))};
+    if (opaque) {
+        c.quote = jj_opaque(c.quote);
+        c.backslash = jj_opaque(c.backslash);
+        c.fold = jj_opaque(c.fold);
+        c.space_table = jj_opaque(c.space_table);
+        c.op_table = jj_opaque(c.op_table);
+    }
+    return c;
+}
+
+static inline void jj_classify_with(const jj_classify_consts *k, const uint8_t *block, jj_block_masks *m) {
     __m512i v = _mm512_loadu_si512((const void *)block);
-    __m512i folded = _mm512_or_si512(v, _mm512_set1_epi8(0x20));
-    /* the 16-byte tables of the AVX2 kernel, in all four 128-bit lanes */
-    __m512i space_table = _mm512_broadcast_i32x4(_mm256_castsi256_si128(jj_space_table()));
-    __m512i op_table = _mm512_broadcast_i32x4(_mm256_castsi256_si128(jj_op_table()));
-    m->quote = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('"'));
-    m->backslash = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\\'));
-    m->space = _mm512_cmpeq_epi8_mask(_mm512_shuffle_epi8(space_table, v), v);
-    m->op = _mm512_cmpeq_epi8_mask(_mm512_shuffle_epi8(op_table, folded), folded);
+    __m512i folded = _mm512_or_si512(v, k->fold);
+    m->quote = _mm512_cmpeq_epi8_mask(v, k->quote);
+    m->backslash = _mm512_cmpeq_epi8_mask(v, k->backslash);
+    m->space = _mm512_cmpeq_epi8_mask(_mm512_shuffle_epi8(k->space_table, v), v);
+    m->op = _mm512_cmpeq_epi8_mask(_mm512_shuffle_epi8(k->op_table, folded), folded);
     m->high = _mm512_movepi8_mask(v);
-    m->control = _mm512_cmplt_epu8_mask(v, _mm512_set1_epi8(0x20));
+    m->control = _mm512_cmplt_epu8_mask(v, k->fold);
+}
+
+static inline void jj_classify(const uint8_t *block, jj_block_masks *m) {
+    jj_classify_consts k = jj_classify_consts_make(0);
+    jj_classify_with(&k, block, m);
 }
 
 /* The index entries of a block, 16 bit positions at a time: each group's positions are
