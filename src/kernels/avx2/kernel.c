@@ -40,8 +40,8 @@ static inline void jj_classify32(const jj_classify_consts *k, __m256i v, uint32_
     *op = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_shuffle_epi8(k->op_table, folded), folded));
     *high = (uint32_t)_mm256_movemask_epi8(v);
     /* c - 0x20 with signed saturation is negative for c < 0x20 and for c >= 0x80 (which
-     * stay below -0x60) */
-    *control = (uint32_t)_mm256_movemask_epi8(_mm256_subs_epi8(v, k->fold)) & ~*high;
+     * stay below -0x60): the bytes >= 0x80 are taken out of the whole block's mask */
+    *control = (uint32_t)_mm256_movemask_epi8(_mm256_subs_epi8(v, k->fold));
 }
 
 static inline void jj_classify_with(const jj_classify_consts *k, const uint8_t *block, jj_block_masks *m) {
@@ -54,7 +54,7 @@ static inline void jj_classify_with(const jj_classify_consts *k, const uint8_t *
     m->op = o0 | (uint64_t)o1 << 32;
     m->space = s0 | (uint64_t)s1 << 32;
     m->high = h0 | (uint64_t)h1 << 32;
-    m->control = c0 | (uint64_t)c1 << 32;
+    m->control = (c0 | (uint64_t)c1 << 32) & ~m->high;
 }
 
 static inline void jj_classify(const uint8_t *block, jj_block_masks *m) {
