@@ -43,80 +43,6 @@ static const uint8_t jj_lazy_value_class[256] = {
     ['8'] = JJ_LV_NUMBER, ['9'] = JJ_LV_NUMBER,
 };
 
-/* One value at the next index entry (written out twice in jj_stage2_lazy). */
-#define JJ_LAZY_VALUE()                                                                   \
-    do {                                                                                    \
-        size_t pos = *ip++ & JJ_LAZY_POS;                                                    \
-        switch (jj_lazy_value_class[buf[pos]]) {                                             \
-        case JJ_LV_OBJECT:                                                                   \
-        case JJ_LV_ARRAY: {                                                                  \
-            int object = buf[pos] == '{';                                                    \
-            sp[0] = (uint32_t)(tw - tape);                                                   \
-            sp[1] = count;                                                                   \
-            sp += 2;                                                                         \
-            if (sp > sp_max) sp_max = sp;                                                    \
-            tw[0] = JJ_WORD(object ? JJ_OBJECT : JJ_ARRAY, 0);                               \
-            tw += 2;                                                                         \
-            count = object ? JJ_LAZY_IN_OBJECT : 0;                                          \
-            if (ip == iend) goto fail;                                                       \
-            uint8_t c = buf[*ip & JJ_LAZY_POS];                                              \
-            if (c == (object ? '}' : ']')) {                                                 \
-                ip++;                                                                        \
-                goto close;                                                                  \
-            }                                                                                \
-            if (object) goto object_key;                                                     \
-            goto value;                                                                      \
-        }                                                                                    \
-        case JJ_LV_STRING:                                                                   \
-            jj_lazy_string(buf, ip[-1], *ip & JJ_LAZY_POS, tw);                              \
-            tw += 2;                                                                         \
-            goto after_value;                                                                \
-        case JJ_LV_TRUE:                                                                     \
-            if (!jj_word_at(buf + pos, end, "true", 4)) goto fail;                           \
-            *tw++ = JJ_WORD(JJ_TRUE, 0);                                                     \
-            goto after_value;                                                                \
-        case JJ_LV_FALSE:                                                                    \
-            if (!jj_word_at(buf + pos, end, "false", 5)) goto fail;                          \
-            *tw++ = JJ_WORD(JJ_FALSE, 0);                                                    \
-            goto after_value;                                                                \
-        case JJ_LV_NULL:                                                                     \
-            if (!jj_word_at(buf + pos, end, "null", 4)) goto fail;                           \
-            *tw++ = JJ_WORD(JJ_NULL, 0);                                                     \
-            goto after_value;                                                                \
-        case JJ_LV_NAN:                                                                      \
-            if (!jj_word_at(buf + pos, end, "NaN", 3)) goto fail;                            \
-            tw[0] = JJ_WORD(JJ_DOUBLE, 0);                                                   \
-            tw[1] = jj_double_bits(__builtin_nan(""));                                       \
-            tw += 2;                                                                         \
-            goto after_value;                                                                \
-        case JJ_LV_INF:                                                                      \
-            if (!jj_word_at(buf + pos, end, "Infinity", 8)) goto fail;                       \
-            tw[0] = JJ_WORD(JJ_DOUBLE, 0);                                                   \
-            tw[1] = jj_double_bits(__builtin_inf());                                         \
-            tw += 2;                                                                         \
-            goto after_value;                                                                \
-        case JJ_LV_MINUS:                                                                    \
-            if (pos + 1 < len && buf[pos + 1] == 'I') {                                      \
-                if (!jj_word_at(buf + pos, end, "-Infinity", 9)) goto fail;                  \
-                tw[0] = JJ_WORD(JJ_DOUBLE, 0);                                               \
-                tw[1] = jj_double_bits(-__builtin_inf());                                    \
-                tw += 2;                                                                     \
-                goto after_value;                                                            \
-            }                                                                                \
-            /* fall through */                                                               \
-        case JJ_LV_NUMBER: {                                                                 \
-            size_t digits = 0;                                                               \
-            const uint8_t *after = jj_number_end(buf + pos, end, &digits);                   \
-            if (!after || !jj_token_ends_at(after, end)) goto fail;                          \
-            tw[0] = JJ_WORD(JJ_RAW_NUMBER, pos);                                             \
-            tw[1] = (uint64_t)(after - (buf + pos));                                         \
-            tw += 2;                                                                         \
-            goto after_value;                                                                \
-        }                                                                                    \
-        default: goto fail;                                                                  \
-        }                                                                                    \
-    } while (0)
-
 /* Any refusal is only that: jj_parse_lazy asks jj_parse for the error and its offset.
  * The caller puts the input length after the last index entry, which ends the last
  * string there without a test. */
@@ -132,8 +58,77 @@ static jj_error jj_stage2_lazy(jj_parser *p, const uint8_t *buf, size_t len) {
     p->strings_len = 0;
     if (ip == iend) goto fail;
 
-value:
-    JJ_LAZY_VALUE();
+value: {
+    size_t pos = *ip++ & JJ_LAZY_POS;
+    switch (jj_lazy_value_class[buf[pos]]) {
+    case JJ_LV_OBJECT:
+    case JJ_LV_ARRAY: {
+        int object = buf[pos] == '{';
+        sp[0] = (uint32_t)(tw - tape);
+        sp[1] = count;
+        sp += 2;
+        if (sp > sp_max) sp_max = sp;
+        tw[0] = JJ_WORD(object ? JJ_OBJECT : JJ_ARRAY, 0);
+        tw += 2;
+        count = object ? JJ_LAZY_IN_OBJECT : 0;
+        if (ip == iend) goto fail;
+        uint8_t c = buf[*ip & JJ_LAZY_POS];
+        if (c == (object ? '}' : ']')) {
+            ip++;
+            goto close;
+        }
+        if (object) goto object_key;
+        goto value;
+    }
+    case JJ_LV_STRING:
+        jj_lazy_string(buf, ip[-1], *ip & JJ_LAZY_POS, tw);
+        tw += 2;
+        goto after_value;
+    case JJ_LV_TRUE:
+        if (!jj_word_at(buf + pos, end, "true", 4)) goto fail;
+        *tw++ = JJ_WORD(JJ_TRUE, 0);
+        goto after_value;
+    case JJ_LV_FALSE:
+        if (!jj_word_at(buf + pos, end, "false", 5)) goto fail;
+        *tw++ = JJ_WORD(JJ_FALSE, 0);
+        goto after_value;
+    case JJ_LV_NULL:
+        if (!jj_word_at(buf + pos, end, "null", 4)) goto fail;
+        *tw++ = JJ_WORD(JJ_NULL, 0);
+        goto after_value;
+    case JJ_LV_NAN:
+        if (!jj_word_at(buf + pos, end, "NaN", 3)) goto fail;
+        tw[0] = JJ_WORD(JJ_DOUBLE, 0);
+        tw[1] = jj_double_bits(__builtin_nan(""));
+        tw += 2;
+        goto after_value;
+    case JJ_LV_INF:
+        if (!jj_word_at(buf + pos, end, "Infinity", 8)) goto fail;
+        tw[0] = JJ_WORD(JJ_DOUBLE, 0);
+        tw[1] = jj_double_bits(__builtin_inf());
+        tw += 2;
+        goto after_value;
+    case JJ_LV_MINUS:
+        if (pos + 1 < len && buf[pos + 1] == 'I') {
+            if (!jj_word_at(buf + pos, end, "-Infinity", 9)) goto fail;
+            tw[0] = JJ_WORD(JJ_DOUBLE, 0);
+            tw[1] = jj_double_bits(-__builtin_inf());
+            tw += 2;
+            goto after_value;
+        }
+        /* fall through */
+    case JJ_LV_NUMBER: {
+        size_t digits = 0;
+        const uint8_t *after = jj_number_end(buf + pos, end, &digits);
+        if (!after || !jj_token_ends_at(after, end)) goto fail;
+        tw[0] = JJ_WORD(JJ_RAW_NUMBER, pos);
+        tw[1] = (uint64_t)(after - (buf + pos));
+        tw += 2;
+        goto after_value;
+    }
+    default: goto fail;
+    }
+}
 
 object_key: {
     /* a key, its colon, and a value to come */
@@ -144,9 +139,7 @@ object_key: {
     jj_lazy_string(buf, key, colon, tw);
     tw += 2;
     ip += 2;
-    /* the same switch as at `value`, but a jump of its own: an object's values come in
-     * the order of its keys, which the branch predictor learns for this jump */
-    JJ_LAZY_VALUE();
+    goto value;
 }
 
 after_value:
