@@ -47,6 +47,8 @@ typedef struct jj_doc {
     jj_table *tables;      /* open addressing by container, NULL until needed */
     size_t tables_mask, tables_used;
     int finished;          /* no raw entry left in the whole tape */
+    jj_state *st;          /* the module state of its types (lives as long as they do, and
+                            * the document holds its type) */
 } jj_doc;
 
 typedef struct jj_view {
@@ -67,6 +69,8 @@ static inline jj_state *jj_lazy_state(PyObject *self) {
     return (jj_state *)PyType_GetModuleState(Py_TYPE(self));
 }
 static inline size_t jj_count(const jj_doc *d, size_t at) { return (size_t)d->tape.tape[at + 1]; }
+/* jj_lazy_state of a view, without PyType_GetModuleState's call. */
+static inline jj_state *jj_view_state(PyObject *self) { return ((jj_view *)self)->doc->st; }
 
 /* lazy_doc.c */
 PyObject *jj_parse_py(PyObject *module, PyObject *data);

@@ -150,8 +150,18 @@ size_t jj_object_find(jj_doc *d, size_t at, const uint8_t *key, size_t len) {
     for (; k < n; k++, t = jj_tape_skip(tape, t + 2)) {
         uint64_t w = tape[t];
         size_t klen = jj_tape_str_bytes(tape[t + 1]);
+        unsigned flags = jj_tape_str_flags(w);
+        if (!(flags & JJ_STR_ESCAPED)) {
+            /* the key's bytes as they are: in the input, or unescaped already */
+            if (klen != len) continue;
+            const uint8_t *s = (flags & JJ_STR_IN_INPUT ? d->input : d->tape.strings) + jj_tape_str_offset(w);
+            if (memcmp(s, key, len) == 0) {
+                found = t + 2;
+                break;
+            }
+            continue;
+        }
         /* the length of a key still escaped says nothing: finish it first */
-        if (klen != len && !(jj_tape_str_flags(w) & JJ_STR_ESCAPED)) continue;
         const uint8_t *s = jj_doc_key(d, t, &klen);
         if (!s) return SIZE_MAX;
         tape = d->tape.tape;
@@ -285,6 +295,7 @@ static jj_doc *jj_doc_new(jj_state *st) {
     d->tables = NULL;
     d->tables_mask = d->tables_used = 0;
     d->finished = 0;
+    d->st = st;
     return d;
 }
 

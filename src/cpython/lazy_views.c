@@ -21,7 +21,7 @@ static int jj_is_view(jj_state *st, PyObject *o) {
 /* == and != as the dict or list that loads makes would answer them. */
 static PyObject *jj_view_richcompare(PyObject *self, PyObject *other, int op) {
     if (op != Py_EQ && op != Py_NE) Py_RETURN_NOTIMPLEMENTED;
-    jj_state *st = jj_lazy_state(self);
+    jj_state *st = jj_view_state(self);
     jj_view *v = (jj_view *)self;
     if (jj_is_view(st, other) && ((jj_view *)other)->doc == v->doc && ((jj_view *)other)->at == v->at)
         return PyBool_FromLong(op == Py_EQ);
@@ -43,7 +43,7 @@ static Py_ssize_t jj_view_len(PyObject *self) {
 static PyObject *jj_view_build(PyObject *self, PyObject *unused) {
     (void)unused;
     jj_view *v = (jj_view *)self;
-    return jj_lazy_build(jj_lazy_state(self), v->doc, v->at);
+    return jj_lazy_build(jj_view_state(self), v->doc, v->at);
 }
 
 /* jj_pointer_resolve (pointer.h) over a lazy tape: keys are read with jj_doc_key, which
@@ -108,7 +108,7 @@ static PyObject *jj_view_at_pointer(PyObject *self, PyObject *arg) {
     jj_pointer_status rc = (jj_pointer_status)resolved;
     PyObject *prefix = rc == JJ_PTR_OK ? NULL : PyUnicode_DecodeUTF8(ptr, (Py_ssize_t)failed_at, "surrogatepass");
     switch (rc) {
-    case JJ_PTR_OK: result = jj_lazy_value(jj_lazy_state(self), v->doc, found); break;
+    case JJ_PTR_OK: result = jj_lazy_value(jj_view_state(self), v->doc, found); break;
     case JJ_PTR_SYNTAX:
         PyErr_Format(PyExc_ValueError, "invalid JSON pointer %R: bad '~' escape or no leading '/' at offset %zu",
                      arg, failed_at);
@@ -153,7 +153,7 @@ static PyObject *jj_object_subscript(PyObject *self, PyObject *key) {
         PyErr_SetObject(PyExc_KeyError, key);
         return NULL;
     }
-    return jj_lazy_value(jj_lazy_state(self), ((jj_view *)self)->doc, t);
+    return jj_lazy_value(jj_view_state(self), ((jj_view *)self)->doc, t);
 }
 
 static int jj_object_contains(PyObject *self, PyObject *key) {
@@ -169,25 +169,25 @@ static PyObject *jj_object_get(PyObject *self, PyObject *const *args, Py_ssize_t
     size_t t = jj_object_lookup((jj_view *)self, args[0]);
     if (t == (size_t)-1) return NULL;
     if (t == 0) return Py_NewRef(nargs == 2 ? args[1] : Py_None);
-    return jj_lazy_value(jj_lazy_state(self), ((jj_view *)self)->doc, t);
+    return jj_lazy_value(jj_view_state(self), ((jj_view *)self)->doc, t);
 }
 
 static PyObject *jj_object_iter(PyObject *self) {
     jj_view *v = (jj_view *)self;
-    return jj_new_iter(jj_lazy_state(self), v->doc, v->at, JJ_LT_KEYS);
+    return jj_new_iter(jj_view_state(self), v->doc, v->at, JJ_LT_KEYS);
 }
 
 static PyObject *jj_object_keys(PyObject *self, PyObject *unused) {
     (void)unused;
-    return jj_new_dict_view(jj_lazy_state(self), (jj_view *)self, JJ_LT_KEYS);
+    return jj_new_dict_view(jj_view_state(self), (jj_view *)self, JJ_LT_KEYS);
 }
 static PyObject *jj_object_values(PyObject *self, PyObject *unused) {
     (void)unused;
-    return jj_new_dict_view(jj_lazy_state(self), (jj_view *)self, JJ_LT_VALUES);
+    return jj_new_dict_view(jj_view_state(self), (jj_view *)self, JJ_LT_VALUES);
 }
 static PyObject *jj_object_items(PyObject *self, PyObject *unused) {
     (void)unused;
-    return jj_new_dict_view(jj_lazy_state(self), (jj_view *)self, JJ_LT_ITEMS);
+    return jj_new_dict_view(jj_view_state(self), (jj_view *)self, JJ_LT_ITEMS);
 }
 
 static PyObject *jj_object_repr(PyObject *self) {
@@ -241,7 +241,7 @@ static PyObject *jj_array_item(PyObject *self, Py_ssize_t i) {
         PyErr_SetString(PyExc_IndexError, "jetjson.Array index out of range");
         return NULL;
     }
-    return jj_lazy_value(jj_lazy_state(self), v->doc, jj_array_element(v->doc, v->at, (size_t)i));
+    return jj_lazy_value(jj_view_state(self), v->doc, jj_array_element(v->doc, v->at, (size_t)i));
 }
 
 /* A slice is a list of the values (views for containers), made in one forward walk. */
@@ -255,7 +255,7 @@ static PyObject *jj_array_slice(PyObject *self, PyObject *slice) {
     Py_ssize_t first = step > 0 ? start : start + (count - 1) * step; /* lowest index taken */
     Py_ssize_t last = step > 0 ? start + (count - 1) * step : start;
     Py_ssize_t stride = step > 0 ? step : -step;
-    jj_state *st = jj_lazy_state(self);
+    jj_state *st = jj_view_state(self);
     size_t t = jj_array_element(v->doc, v->at, (size_t)first);
     for (Py_ssize_t k = first; k <= last; k++, t = jj_tape_skip(v->doc->tape.tape, t)) {
         if ((k - first) % stride) continue;
@@ -284,14 +284,14 @@ static PyObject *jj_array_subscript(PyObject *self, PyObject *key) {
 
 static PyObject *jj_array_iter(PyObject *self) {
     jj_view *v = (jj_view *)self;
-    return jj_new_iter(jj_lazy_state(self), v->doc, v->at, JJ_LT_ARRAY);
+    return jj_new_iter(jj_view_state(self), v->doc, v->at, JJ_LT_ARRAY);
 }
 
 /* Calls visit(value, arg) on each element in order until it returns non-zero. */
 static int jj_array_each(PyObject *self, int (*visit)(PyObject *, PyObject *, Py_ssize_t, void *),
                          PyObject *arg, void *acc) {
     jj_view *v = (jj_view *)self;
-    jj_state *st = jj_lazy_state(self);
+    jj_state *st = jj_view_state(self);
     size_t n = jj_count(v->doc, v->at), t = v->at + 2;
     for (size_t k = 0; k < n; k++, t = jj_tape_skip(v->doc->tape.tape, t)) {
         PyObject *item = jj_lazy_value(st, v->doc, t);

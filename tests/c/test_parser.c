@@ -340,6 +340,31 @@ static void test_every_byte(void) {
     }
 }
 
+/* UTF-8 in a string that spans blocks: a block ending in a complete or cut sequence,
+ * then blocks of ASCII, then a block whose first bytes continue, start or break a
+ * sequence. The vector kernels skip ASCII blocks; all must agree with the scalar one. */
+static void test_utf8_across_blocks(void) {
+    const char *endings[] = {"a", "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80", "\xc3", "\xe2\x82", "\xe2",
+                             "\xf0\x9f\x98", "\xf0\x9f", "\xf0"};
+    const char *starts[] = {"b", "\x80", "\xbf", "\x80\x80", "\xa9", "\x82\xac", "\x9f\x98\x80", "\xc3\xa9",
+                            "\xe2\x82\xac", "\xc3"};
+    uint8_t buf[64 * 5];
+    for (size_t e = 0; e < sizeof endings / sizeof endings[0]; e++) {
+        for (size_t st = 0; st < sizeof starts / sizeof starts[0]; st++) {
+            for (size_t ascii_blocks = 0; ascii_blocks < 3; ascii_blocks++) {
+                size_t el = strlen(endings[e]), sl = strlen(starts[st]);
+                size_t start_at = 64 * (1 + ascii_blocks);
+                memset(buf, 'x', sizeof buf);
+                buf[0] = '"';
+                memcpy(buf + 64 - el, endings[e], el);
+                memcpy(buf + start_at, starts[st], sl);
+                buf[start_at + sl + 3] = '"';
+                parse_all_agree("utf8 across blocks", buf, start_at + sl + 4);
+            }
+        }
+    }
+}
+
 int main(void) {
     kernels = jj_kernels_all();
     printf("kernels:");
@@ -350,6 +375,7 @@ int main(void) {
     test_guard_page();
     test_prefixes();
     test_every_byte();
+    test_utf8_across_blocks();
     test_data();
     return jj_test_report();
 }

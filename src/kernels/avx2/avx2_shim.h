@@ -56,7 +56,9 @@ static inline uint32_t jj_scan_step(const uint8_t *p, jj_str_scan *info) {
     return hits;
 }
 
-/* vector operations for utf8_body.h */
+/* vector operations for utf8_body.h (the AVX-512 kernel defines JJ_SHIM_OWN_VEC and its
+ * own) */
+#if !defined(JJ_SHIM_OWN_VEC)
 typedef __m256i jj_vec;
 #define JJ_VEC_BYTES 32
 static inline jj_vec jj_vload(const uint8_t *p) { return _mm256_loadu_si256((const __m256i *)(const void *)p); }
@@ -76,5 +78,6 @@ static inline jj_vec jj_vhigh_nibble(jj_vec v) {
 #define jj_vprev(cur, prev, n) \
     _mm256_alignr_epi8((cur), _mm256_permute2x128_si256((prev), (cur), 0x21), 16 - (n))
 static inline int jj_vnonzero(jj_vec v) { return !_mm256_testz_si256(v, v); }
+#endif
 
 #endif

@@ -1,24 +1,54 @@
 /* AVX-512 kernels (AVX512BW): the whole 64-byte block in one vector, compared straight
- * into 64-bit masks (no movemask, no joining of halves). The rest of the shim (string
- * scan step, UTF-8 vector operations, prefix XOR) is the AVX2 one: strings are short
- * and the UTF-8 check runs only on blocks with non-ASCII bytes. */
+ * into 64-bit masks (no movemask, no joining of halves), and the UTF-8 check on the
+ * same vector. The rest of the shim (string scan step, prefix XOR) is the AVX2 one:
+ * strings are short. */
+#define JJ_SHIM_OWN_VEC 1
 #include "../avx2/avx2_shim.h"
 
 #define JJ_ISA_NAME "avx512"
 #define JJ_KERNELS_SYMBOL jj_kernels_avx512
 
-static inline void jj_classify(const uint8_t *block, jj_block_masks *m) {
+/* The classification's constants, made once per stage 1 call and hidden from the
+ * compiler (jj_opaque): as plain constants gcc rebuilds them at every block. In zmm
+ * registers, with the tables of the AVX2 kernel in all four 128-bit lanes. */
+#define JJ_CLASSIFY_CONSTS 1
+typedef struct jj_classify_consts {
+    __m512i quote, backslash, fold, space_table, op_table;
+} jj_classify_consts;
+
+static inline __m512i jj_opaque(__m512i v) {
+    __asm__("" : "+v"(v));
+    return v;
+}
+
+static inline jj_classify_consts jj_classify_consts_make(int opaque) {
+    jj_classify_consts c = {_mm512_set1_epi8('"'), _mm512_set1_epi8('\\'), _mm512_set1_epi8(0x20),
+                            _mm512_broadcast_i32x4(_mm256_castsi256_si128(jj_space_table())),
+                            _mm512_broadcast_i32x4(_mm256_castsi256_si128(jj_op_table()))};
+    if (opaque) {
+        c.quote = jj_opaque(c.quote);
+        c.backslash = jj_opaque(c.backslash);
+        c.fold = jj_opaque(c.fold);
+        c.space_table = jj_opaque(c.space_table);
+        c.op_table = jj_opaque(c.op_table);
+    }
+    return c;
+}
+
+static inline void jj_classify_with(const jj_classify_consts *k, const uint8_t *block, jj_block_masks *m) {
     __m512i v = _mm512_loadu_si512((const void *)block);
-    __m512i folded = _mm512_or_si512(v, _mm512_set1_epi8(0x20));
-    /* the 16-byte tables of the AVX2 kernel, in all four 128-bit lanes */
-    __m512i space_table = _mm512_broadcast_i32x4(_mm256_castsi256_si128(jj_space_table()));
-    __m512i op_table = _mm512_broadcast_i32x4(_mm256_castsi256_si128(jj_op_table()));
-    m->quote = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('"'));
-    m->backslash = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\\'));
-    m->space = _mm512_cmpeq_epi8_mask(_mm512_shuffle_epi8(space_table, v), v);
-    m->op = _mm512_cmpeq_epi8_mask(_mm512_shuffle_epi8(op_table, folded), folded);
+    __m512i folded = _mm512_or_si512(v, k->fold);
+    m->quote = _mm512_cmpeq_epi8_mask(v, k->quote);
+    m->backslash = _mm512_cmpeq_epi8_mask(v, k->backslash);
+    m->space = _mm512_cmpeq_epi8_mask(_mm512_shuffle_epi8(k->space_table, v), v);
+    m->op = _mm512_cmpeq_epi8_mask(_mm512_shuffle_epi8(k->op_table, folded), folded);
     m->high = _mm512_movepi8_mask(v);
-    m->control = _mm512_cmplt_epu8_mask(v, _mm512_set1_epi8(0x20));
+    m->control = _mm512_cmplt_epu8_mask(v, k->fold);
+}
+
+static inline void jj_classify(const uint8_t *block, jj_block_masks *m) {
+    jj_classify_consts k = jj_classify_consts_make(0);
+    jj_classify_with(&k, block, m);
 }
 
 /* The index entries of a block, 16 bit positions at a time: each group's positions are
@@ -36,6 +66,28 @@ static inline uint32_t *jj_flatten(uint32_t *out, uint32_t base, uint64_t bits) 
     }
     return out;
 }
+
+/* Vector operations for utf8_body.h: one 64-byte vector per block. The byte shift
+ * across the previous vector takes two steps, as vpalignr works within 128-bit lanes:
+ * valignq makes the vector that starts 16 bytes back, then vpalignr takes n bytes of it
+ * in front of each lane. */
+typedef __m512i jj_vec;
+#define JJ_VEC_BYTES 64
+static inline jj_vec jj_vload(const uint8_t *p) { return _mm512_loadu_si512((const void *)p); }
+static inline jj_vec jj_vsplat(uint8_t c) { return _mm512_set1_epi8((char)c); }
+static inline jj_vec jj_vand(jj_vec a, jj_vec b) { return _mm512_and_si512(a, b); }
+static inline jj_vec jj_vor(jj_vec a, jj_vec b) { return _mm512_or_si512(a, b); }
+static inline jj_vec jj_vxor(jj_vec a, jj_vec b) { return _mm512_xor_si512(a, b); }
+static inline jj_vec jj_vsubs_u8(jj_vec a, jj_vec b) { return _mm512_subs_epu8(a, b); }
+static inline jj_vec jj_vtable16(const uint8_t *t) {
+    return _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)t));
+}
+static inline jj_vec jj_vlookup(jj_vec table, jj_vec idx) { return _mm512_shuffle_epi8(table, idx); }
+static inline jj_vec jj_vhigh_nibble(jj_vec v) {
+    return _mm512_and_si512(_mm512_srli_epi16(v, 4), _mm512_set1_epi8(0x0f));
+}
+#define jj_vprev(cur, prev, n) _mm512_alignr_epi8((cur), _mm512_alignr_epi64((cur), (prev), 6), 16 - (n))
+static inline int jj_vnonzero(jj_vec v) { return _mm512_test_epi64_mask(v, v) != 0; }
 
 #include "compact_ssse3.h"
 

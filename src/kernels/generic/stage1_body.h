@@ -12,6 +12,10 @@
  *   static uint8_t *jj_compact64(const uint8_t *block, uint64_t keep, uint8_t *out)
  *       for the minifier, see minify_body.h
  * and may define JJ_KERNEL_FLATTEN and its own jj_flatten (see below);
+ * and may define JJ_CLASSIFY_CONSTS with a type jj_classify_consts,
+ *   static jj_classify_consts jj_classify_consts_make(int opaque)
+ *   static void jj_classify_with(const jj_classify_consts *, const uint8_t *block64, jj_block_masks *m)
+ *       constants made once before stage 1's loop (opaque: hidden from constant folding);
  * and, for a SIMD ISA, JJ_VEC_BYTES and the vector operations of utf8_body.h.
  */
 #include "kernel_internal.h"
@@ -85,9 +89,9 @@ static inline uint32_t *jj_flatten(uint32_t *out, uint32_t base, uint64_t bits) 
 
 /* Checks the escapes of one block for the lazy stage 1: each escaped byte inside a
  * string (bit set in `inside`) must name an escape json knows, and \u four hex digits.
- * Returns the offset of the first bad escape's byte, or SIZE_MAX. */
-static size_t jj_check_escapes(const uint8_t *buf, size_t len, size_t base, const uint8_t *block,
-                               uint64_t inside) {
+ * Returns 0 when one does not. */
+static int jj_escapes_ok(const uint8_t *buf, size_t len, size_t base, const uint8_t *block,
+                         uint64_t inside) {
     while (inside) {
         int i = jj_ctz64(inside);
         inside &= inside - 1;
@@ -96,12 +100,12 @@ static size_t jj_check_escapes(const uint8_t *buf, size_t len, size_t base, cons
         case 'u': {
             size_t at = base + (size_t)i;
             if (at + 4 < len && jj_lazy_hex4_ok(buf + at + 1)) continue;
-            return at;
+            return 0;
         }
-        default: return base + (size_t)i;
+        default: return 0;
         }
     }
-    return SIZE_MAX;
+    return 1;
 }
 
 /* Sets bit 31 of the index entry of each string that holds one of the backslashes in
@@ -117,6 +121,18 @@ static void jj_flag_escaped(const uint32_t *out, uint32_t *w, size_t base, uint6
     }
 }
 
+/* The lazy stage 1's work on a block with a backslash (or whose byte 0 is escaped), out
+ * of the block loop: rare in most text, and the loop keeps its registers. Returns 0 on a
+ * bad escape. */
+static __attribute__((noinline)) int jj_lazy_backslashes(const uint8_t *buf, size_t len, size_t base,
+                                                         const uint8_t *block, uint64_t escaped_inside,
+                                                         uint64_t backslash_inside, const uint32_t *out,
+                                                         uint32_t *w) {
+    if (escaped_inside && !jj_escapes_ok(buf, len, base, block, escaped_inside)) return 0;
+    jj_flag_escaped(out, w, base, backslash_inside);
+    return 1;
+}
+
 /* Stage 1, written once for both uses: `lazy` (a constant) adds the checks of string
  * contents and the escape flags of jj_kernels.stage1_lazy. */
 static inline __attribute__((always_inline)) size_t jj_stage1_body(
@@ -130,18 +146,27 @@ static inline __attribute__((always_inline)) size_t jj_stage1_body(
     uint64_t in_string = 0;      /* all ones when the block starts inside a string */
     uint64_t scalar_carry = 0;   /* the last byte of the previous block was in a token */
     size_t utf8_done = 0;        /* input validated up to here */
+    uint64_t bad_control = 0;    /* lazy: control bytes inside strings, of every block */
+    /* The last, partial block is read from a copy padded with spaces, made before the
+     * loop: a call inside it would cost the vector registers (the constants of the
+     * classification, the UTF-8 state) at every block. */
+    const size_t full = len & ~(size_t)63;
     uint8_t tail[64];
+    memset(tail, ' ', sizeof tail);
+    if (len > full) memcpy(tail, buf + full, len - full);
+
+#if defined(JJ_CLASSIFY_CONSTS)
+    const jj_classify_consts consts = jj_classify_consts_make(1);
+#endif
 
     for (size_t base = 0; base < len; base += 64) {
-        const uint8_t *block = buf + base;
-        size_t n = len - base;
-        if (n < 64) {
-            memset(tail, ' ', sizeof tail);
-            memcpy(tail, block, n);
-            block = tail;
-        }
+        const uint8_t *block = base < full ? buf + base : tail;
         jj_block_masks m;
+#if defined(JJ_CLASSIFY_CONSTS)
+        jj_classify_with(&consts, block, &m);
+#else
         jj_classify(block, &m);
+#endif
 
 #if defined(JJ_VEC_BYTES)
         (void)utf8_done;
@@ -150,7 +175,7 @@ static inline __attribute__((always_inline)) size_t jj_stage1_body(
         if (m.high && base + 64 > utf8_done) {
             size_t first = base + (size_t)jj_ctz64(m.high);
             size_t from = first > utf8_done ? first : utf8_done;
-            size_t stop = base + (n < 64 ? n : 64);
+            size_t stop = base + (len - base < 64 ? len - base : 64);
             size_t done = jj_utf8_validate_span(buf, len, from, stop, err_off);
             if (done == (size_t)-1) {
                 *err = JJ_ERR_UTF8;
@@ -160,7 +185,8 @@ static inline __attribute__((always_inline)) size_t jj_stage1_body(
         }
 #endif
 
-        uint64_t escaped = (m.backslash | escape_carry) ? jj_escaped_bytes(m.backslash, &escape_carry) : 0;
+        const uint64_t has_escapes = m.backslash | escape_carry;
+        uint64_t escaped = has_escapes ? jj_escaped_bytes(m.backslash, &escape_carry) : 0;
         uint64_t quotes = m.quote & ~escaped;
         uint64_t strings = jj_prefix_xor(quotes) ^ in_string; /* opening quote in, closing out */
         in_string = (uint64_t)((int64_t)strings >> 63);
@@ -173,22 +199,21 @@ static inline __attribute__((always_inline)) size_t jj_stage1_body(
         uint64_t opening_quotes = quotes & strings;
         w = jj_flatten(w, (uint32_t)base, op | opening_quotes | token_start);
         if (lazy) {
-            uint64_t bad = m.control & strings;
-            if (bad) {
-                *err = JJ_ERR_CONTROL_CHAR;
-                *err_off = base + (size_t)jj_ctz64(bad);
+            /* the offset of a failure is no matter (the caller asks jj_parse for it), so
+             * control bytes are only gathered here, and looked at once at the end */
+            bad_control |= m.control & strings;
+            if (has_escapes &&
+                !jj_lazy_backslashes(buf, len, base, block, escaped & strings, m.backslash & strings, out, w)) {
+                *err = JJ_ERR_ESCAPE;
+                *err_off = base;
                 return 0;
             }
-            if (escaped & strings) {
-                size_t at = jj_check_escapes(buf, len, base, block, escaped & strings);
-                if (at != SIZE_MAX) {
-                    *err = JJ_ERR_ESCAPE;
-                    *err_off = at;
-                    return 0;
-                }
-            }
-            if (m.backslash & strings) jj_flag_escaped(out, w, base, m.backslash & strings);
         }
+    }
+    if (bad_control) {
+        *err = JJ_ERR_CONTROL_CHAR;
+        *err_off = len;
+        return 0;
     }
 #if defined(JJ_VEC_BYTES)
     if (jj_utf8_failed(&utf8)) {

@@ -23,208 +23,164 @@ static inline void jj_lazy_string(const uint8_t *buf, uint32_t e, size_t next, u
     w[1] = (uint64_t)(c - q - 1);
 }
 
-/* The stack holds two words per open container: its tape index, and its element count
- * with JJ_LAZY_IN_OBJECT set for an object (counts stay below 2^31: each element takes
- * an index entry, and inputs are below 2 GiB). */
+/* The stack holds two words per open container: its tape index, and the element count
+ * of the container around it. The open container's own count lives in a register, with
+ * JJ_LAZY_IN_OBJECT set for an object (counts stay below 2^31: each element takes an
+ * index entry, and inputs are below 2 GiB). */
 #define JJ_LAZY_IN_OBJECT 0x80000000u
+/* The count word outside the root: no container is open (counts stay below 2^30, as
+ * each element but the last takes at least two bytes). */
+#define JJ_LAZY_AT_ROOT 0x40000000u
 
+/* What the first byte of a value starts, for one dense switch. */
+enum { JJ_LV_BAD, JJ_LV_OBJECT, JJ_LV_ARRAY, JJ_LV_STRING, JJ_LV_TRUE, JJ_LV_FALSE, JJ_LV_NULL,
+       JJ_LV_NUMBER, JJ_LV_MINUS, JJ_LV_NAN, JJ_LV_INF };
+static const uint8_t jj_lazy_value_class[256] = {
+    ['{'] = JJ_LV_OBJECT, ['['] = JJ_LV_ARRAY, ['"'] = JJ_LV_STRING, ['t'] = JJ_LV_TRUE,
+    ['f'] = JJ_LV_FALSE, ['n'] = JJ_LV_NULL, ['-'] = JJ_LV_MINUS, ['N'] = JJ_LV_NAN, ['I'] = JJ_LV_INF,
+    ['0'] = JJ_LV_NUMBER, ['1'] = JJ_LV_NUMBER, ['2'] = JJ_LV_NUMBER, ['3'] = JJ_LV_NUMBER,
+    ['4'] = JJ_LV_NUMBER, ['5'] = JJ_LV_NUMBER, ['6'] = JJ_LV_NUMBER, ['7'] = JJ_LV_NUMBER,
+    ['8'] = JJ_LV_NUMBER, ['9'] = JJ_LV_NUMBER,
+};
+
+/* Any refusal is only that: jj_parse_lazy asks jj_parse for the error and its offset.
+ * The caller puts the input length after the last index entry, which ends the last
+ * string there without a test. */
 static jj_error jj_stage2_lazy(jj_parser *p, const uint8_t *buf, size_t len) {
-    const uint32_t *idx = p->index;
-    const size_t n = p->index_len;
-    const uint8_t *end = buf + len;
-    uint64_t *tape = p->tape;
-    uint32_t *stack = p->stack;
-    size_t t = 0, i = 0, depth = 0, max_depth = 0;
-    size_t pos = 0;
-    jj_error err = JJ_OK;
+    const uint32_t *ip = p->index;
+    const uint32_t *const iend = ip + p->index_len;
+    const uint8_t *const end = buf + len;
+    uint64_t *const tape = p->tape;
+    uint64_t *tw = tape;
+    uint32_t *const stack = p->stack;
+    uint32_t *sp = stack, *sp_max = stack;
+    uint32_t count = JJ_LAZY_AT_ROOT; /* elements of the open container so far (| JJ_LAZY_IN_OBJECT) */
     p->strings_len = 0;
-#define JJ_AT(k) ((size_t)(idx[k] & JJ_LAZY_POS))
-#define JJ_NEXT_POS() (i < n ? JJ_AT(i) : len)
+    if (ip == iend) goto fail;
 
-    if (n == 0) {
-        err = JJ_ERR_EMPTY;
-        pos = len;
-        goto fail;
-    }
-
-value:
-    pos = JJ_AT(i);
-    i++;
-    switch (buf[pos]) {
-    case '{':
-        stack[2 * depth] = (uint32_t)t;
-        stack[2 * depth + 1] = JJ_LAZY_IN_OBJECT;
-        depth++;
-        if (depth > max_depth) max_depth = depth;
-        tape[t] = JJ_WORD(JJ_OBJECT, 0);
-        t += 2;
-        if (i >= n) {
-            err = JJ_ERR_KEY;
-            pos = len;
-            goto fail;
-        }
-        if (buf[JJ_AT(i)] == '}') {
-            i++;
+value: {
+    size_t pos = *ip++ & JJ_LAZY_POS;
+    switch (jj_lazy_value_class[buf[pos]]) {
+    case JJ_LV_OBJECT:
+    case JJ_LV_ARRAY: {
+        int object = buf[pos] == '{';
+        sp[0] = (uint32_t)(tw - tape);
+        sp[1] = count;
+        sp += 2;
+        if (sp > sp_max) sp_max = sp;
+        tw[0] = JJ_WORD(object ? JJ_OBJECT : JJ_ARRAY, 0);
+        tw += 2;
+        count = object ? JJ_LAZY_IN_OBJECT : 0;
+        if (ip == iend) goto fail;
+        uint8_t c = buf[*ip & JJ_LAZY_POS];
+        if (c == (object ? '}' : ']')) {
+            ip++;
             goto close;
         }
-        goto object_key;
-    case '[':
-        stack[2 * depth] = (uint32_t)t;
-        stack[2 * depth + 1] = 0;
-        depth++;
-        if (depth > max_depth) max_depth = depth;
-        tape[t] = JJ_WORD(JJ_ARRAY, 0);
-        t += 2;
-        if (i >= n) {
-            err = JJ_ERR_VALUE;
-            pos = len;
-            goto fail;
-        }
-        if (buf[JJ_AT(i)] == ']') {
-            i++;
-            goto close;
-        }
+        if (object) goto object_key;
         goto value;
-    case '"':
-        jj_lazy_string(buf, idx[i - 1], JJ_NEXT_POS(), tape + t);
-        t += 2;
+    }
+    case JJ_LV_STRING:
+        jj_lazy_string(buf, ip[-1], *ip & JJ_LAZY_POS, tw);
+        tw += 2;
         goto after_value;
-    case 't':
-        if (!jj_word_at(buf + pos, end, "true", 4)) goto bad_value;
-        tape[t++] = JJ_WORD(JJ_TRUE, 0);
+    case JJ_LV_TRUE:
+        if (!jj_word_at(buf + pos, end, "true", 4)) goto fail;
+        *tw++ = JJ_WORD(JJ_TRUE, 0);
         goto after_value;
-    case 'f':
-        if (!jj_word_at(buf + pos, end, "false", 5)) goto bad_value;
-        tape[t++] = JJ_WORD(JJ_FALSE, 0);
+    case JJ_LV_FALSE:
+        if (!jj_word_at(buf + pos, end, "false", 5)) goto fail;
+        *tw++ = JJ_WORD(JJ_FALSE, 0);
         goto after_value;
-    case 'n':
-        if (!jj_word_at(buf + pos, end, "null", 4)) goto bad_value;
-        tape[t++] = JJ_WORD(JJ_NULL, 0);
+    case JJ_LV_NULL:
+        if (!jj_word_at(buf + pos, end, "null", 4)) goto fail;
+        *tw++ = JJ_WORD(JJ_NULL, 0);
         goto after_value;
-    case 'N':
-        if (!jj_word_at(buf + pos, end, "NaN", 3)) goto bad_value;
-        tape[t] = JJ_WORD(JJ_DOUBLE, 0);
-        tape[t + 1] = jj_double_bits(__builtin_nan(""));
-        t += 2;
+    case JJ_LV_NAN:
+        if (!jj_word_at(buf + pos, end, "NaN", 3)) goto fail;
+        tw[0] = JJ_WORD(JJ_DOUBLE, 0);
+        tw[1] = jj_double_bits(__builtin_nan(""));
+        tw += 2;
         goto after_value;
-    case 'I':
-        if (!jj_word_at(buf + pos, end, "Infinity", 8)) goto bad_value;
-        tape[t] = JJ_WORD(JJ_DOUBLE, 0);
-        tape[t + 1] = jj_double_bits(__builtin_inf());
-        t += 2;
+    case JJ_LV_INF:
+        if (!jj_word_at(buf + pos, end, "Infinity", 8)) goto fail;
+        tw[0] = JJ_WORD(JJ_DOUBLE, 0);
+        tw[1] = jj_double_bits(__builtin_inf());
+        tw += 2;
         goto after_value;
-    case '-':
+    case JJ_LV_MINUS:
         if (pos + 1 < len && buf[pos + 1] == 'I') {
-            if (!jj_word_at(buf + pos, end, "-Infinity", 9)) goto bad_value;
-            tape[t] = JJ_WORD(JJ_DOUBLE, 0);
-            tape[t + 1] = jj_double_bits(-__builtin_inf());
-            t += 2;
+            if (!jj_word_at(buf + pos, end, "-Infinity", 9)) goto fail;
+            tw[0] = JJ_WORD(JJ_DOUBLE, 0);
+            tw[1] = jj_double_bits(-__builtin_inf());
+            tw += 2;
             goto after_value;
         }
         /* fall through */
-    case '0': case '1': case '2': case '3': case '4':
-    case '5': case '6': case '7': case '8': case '9': {
+    case JJ_LV_NUMBER: {
         size_t digits = 0;
         const uint8_t *after = jj_number_end(buf + pos, end, &digits);
-        if (!after || !jj_token_ends_at(after, end)) {
-            err = JJ_ERR_NUMBER;
-            goto fail;
-        }
-        tape[t] = JJ_WORD(JJ_RAW_NUMBER, pos);
-        tape[t + 1] = (uint64_t)(after - (buf + pos));
-        t += 2;
+        if (!after || !jj_token_ends_at(after, end)) goto fail;
+        tw[0] = JJ_WORD(JJ_RAW_NUMBER, pos);
+        tw[1] = (uint64_t)(after - (buf + pos));
+        tw += 2;
         goto after_value;
     }
-    default:
-        goto bad_value;
+    default: goto fail;
     }
+}
 
-object_key:
-    pos = JJ_AT(i);
-    i++;
-    if (buf[pos] != '"') {
-        err = JJ_ERR_KEY;
-        goto fail;
-    }
-    if (i >= n || buf[JJ_AT(i)] != ':') {
-        err = JJ_ERR_COLON;
-        pos = i < n ? JJ_AT(i) : len;
-        goto fail;
-    }
-    jj_lazy_string(buf, idx[i - 1], JJ_AT(i), tape + t);
-    t += 2;
-    i++;
-    if (i >= n) {
-        err = JJ_ERR_VALUE;
-        pos = len;
-        goto fail;
-    }
+object_key: {
+    /* a key, its colon, and a value to come */
+    if (iend - ip < 3) goto fail;
+    uint32_t key = ip[0];
+    size_t colon = ip[1] & JJ_LAZY_POS;
+    if (buf[key & JJ_LAZY_POS] != '"' || buf[colon] != ':') goto fail;
+    jj_lazy_string(buf, key, colon, tw);
+    tw += 2;
+    ip += 2;
     goto value;
+}
 
 after_value:
-    if (depth == 0) {
-        if (i != n) {
-            err = JJ_ERR_TRAILING;
-            pos = JJ_AT(i);
-            goto fail;
-        }
-        p->tape_len = t;
-        p->max_depth = max_depth;
+    if (count & JJ_LAZY_AT_ROOT) {
+        if (ip != iend) goto fail;
+        p->tape_len = (size_t)(tw - tape);
+        p->max_depth = (size_t)(sp_max - stack) / 2;
         return JJ_OK;
     }
+    count++;
+    if (ip == iend) goto fail;
     {
-        uint32_t counted = ++stack[2 * depth - 1];
-        if (i >= n) {
-            err = JJ_ERR_COMMA;
-            pos = len;
-            goto fail;
-        }
-        pos = JJ_AT(i);
-        i++;
-        uint8_t c = buf[pos];
-        if (counted & JJ_LAZY_IN_OBJECT) {
-            if (c == ',') {
-                if (i >= n) {
-                    err = JJ_ERR_KEY;
-                    pos = len;
-                    goto fail;
-                }
-                goto object_key;
-            }
+        uint8_t c = buf[*ip++ & JJ_LAZY_POS];
+        if (count & JJ_LAZY_IN_OBJECT) {
+            if (c == ',') goto object_key;
             if (c == '}') goto close;
         } else {
             if (c == ',') {
-                if (i >= n) {
-                    err = JJ_ERR_VALUE;
-                    pos = len;
-                    goto fail;
-                }
+                if (ip == iend) goto fail;
                 goto value;
             }
             if (c == ']') goto close;
         }
-        err = JJ_ERR_COMMA;
         goto fail;
     }
 
 close: {
-    depth--;
-    uint32_t open = stack[2 * depth];
-    tape[t] = JJ_WORD(JJ_END, open);
-    tape[open] |= t;
-    tape[open + 1] = stack[2 * depth + 1] & ~JJ_LAZY_IN_OBJECT;
-    t++;
+    sp -= 2;
+    size_t open = sp[0];
+    *tw = JJ_WORD(JJ_END, open);
+    tape[open] |= (uint64_t)(tw - tape);
+    tape[open + 1] = count & ~JJ_LAZY_IN_OBJECT;
+    tw++;
+    count = sp[1];
     goto after_value;
 }
 
-bad_value:
-    err = JJ_ERR_VALUE;
 fail:
     p->tape_len = 0;
-    p->error_offset = pos;
-    return err;
-#undef JJ_AT
-#undef JJ_NEXT_POS
+    p->error_offset = 0;
+    return JJ_ERR_VALUE;
 }
 
 /* Finishes a raw string (jj_kernels.finish_string): what jj_stage2 writes for it. */

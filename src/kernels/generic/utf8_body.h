@@ -90,21 +90,25 @@ static inline void jj_utf8_check_vec(jj_utf8_state *s, jj_vec cur) {
     s->error = jj_vor(s->error, jj_vxor(special, must_continue));
     /* a sequence cut at the vector's end: last byte >= C0, second last >= E0, third
      * last >= F0 */
-    static const uint8_t limits[32] = {
-        0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-        0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-        0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xf0 - 1, 0xe0 - 1, 0xc0 - 1,
+    static const uint8_t limits[64] = {
+        0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+        0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+        0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+        0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+        0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xf0 - 1, 0xe0 - 1, 0xc0 - 1,
     };
-    s->incomplete = jj_vsubs_u8(cur, jj_vload(limits + 32 - JJ_VEC_BYTES));
+    s->incomplete = jj_vsubs_u8(cur, jj_vload(limits + 64 - JJ_VEC_BYTES));
     s->prev = cur;
 }
 
-/* One 64-byte block. ASCII blocks only need the previous block to have ended cleanly. */
+/* One 64-byte block. ASCII blocks only need the previous block to have ended cleanly.
+ * They leave `prev` and `incomplete` as they were: when the last block with non-ASCII
+ * bytes ended inside a sequence, the error is noted already; when it ended cleanly, its
+ * last bytes (ASCII, or the end of a complete sequence) let through and refuse the same
+ * bytes after them as ASCII bytes would, as nothing in them asks for more continuations. */
 static inline void jj_utf8_check_block(jj_utf8_state *s, const uint8_t *block, uint64_t high) {
     if (!high) {
         s->error = jj_vor(s->error, s->incomplete);
-        s->incomplete = jj_vsplat(0);
-        s->prev = jj_vsplat(0);
         return;
     }
     for (int i = 0; i < 64; i += JJ_VEC_BYTES) jj_utf8_check_vec(s, jj_vload(block + i));
