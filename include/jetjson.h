@@ -258,7 +258,7 @@ typedef struct jj_kernels {
                           size_t *err_off);
     /* Lazy parse, stage 2: stage2's grammar walk over stage1_lazy's index into a lazy
      * tape (see jj_parse_lazy); tape (2 words per index entry) and stack (2 per entry)
-     * sized by the caller. */
+     * sized by the caller, and the input length written after the last index entry. */
     jj_error (*stage2_lazy)(jj_parser *p, const uint8_t *buf, size_t len);
     /* Finishes the raw string whose tape words are w (see jj_lazy_finish): the string
      * buffer has room for its raw length + JJ_STRING_SLACK past strings_len. */
