@@ -2,7 +2,8 @@
 
 ASCII strs of up to 16 characters are copied in one shot that reads the 16 bytes before
 the end of the text (for short strs, partly the str's own header) and shifts the wanted
-ones down; longer ones end with the last 16 bytes of the text. Every length around those
+ones down; longer ones (values up to 512 characters inline) are copied 16 bytes at a
+time and end with the last 16 bytes of the text. Every length around those
 edges, with one special character at every position (or none), as a value, as a dict key
 (the compact key path and the indented one) and as a sorted key.
 """
@@ -30,6 +31,17 @@ def test_every_length_and_position(n):
         same([s, s + "x", {s: s}, {"k": s, s: [s]}])
         same({s: 1, "z": s}, option=orjson.OPT_INDENT_2)
         same({s: 1, "a" + s: 2}, option=orjson.OPT_SORT_KEYS)
+
+
+@pytest.mark.parametrize("n", [63, 64, 65, 100, 255, 511, 512, 513, 600])
+def test_long_inline_lengths(n):
+    base = next(_texts(n))
+    for pos in sorted({0, 1, 15, 16, 17, n // 2, n - 17, n - 16, n - 2, n - 1}):
+        for ch in SPECIALS:
+            s = base[:pos] + ch + base[pos + 1:]
+            same([s, s, "x"])
+            same(["", s, {"k": s}])
+    same([base] * 3)
 
 
 def test_fresh_strs_of_every_length():

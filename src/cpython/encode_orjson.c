@@ -169,10 +169,21 @@ static int jj_enc_sequence(jj_orjson_enc *e, PyObject *seq, int depth, int ndefa
     int rc = -1;
     Py_INCREF(seq);
     if (jj_writer_put_byte(&e->w, '[')) goto done;
+    int compact = !(e->opts & JJ_OPT_INDENT_2);
     for (Py_ssize_t i = 0; i < Py_SIZE(seq); i++) {
+        PyObject *item = is_list ? PyList_GET_ITEM(seq, i) : PyTuple_GET_ITEM(seq, i);
+        if (Py_TYPE(item) == &PyUnicode_Type) {
+            if (compact) { /* the comma and the str at once */
+                int done = jj_try_ascii_str(e, item, i != 0, ',');
+                if (done < 0) goto done;
+                if (done) continue;
+            }
+            if ((i && jj_writer_put_byte(&e->w, ',')) || jj_enc_newline(e, depth + 1) || jj_enc_str(e, item))
+                goto done;
+            continue;
+        }
         if (i && jj_writer_put_byte(&e->w, ',')) goto done;
         if (jj_enc_newline(e, depth + 1)) goto done;
-        PyObject *item = is_list ? PyList_GET_ITEM(seq, i) : PyTuple_GET_ITEM(seq, i);
         if (jj_enc_item(e, item, depth + 1, ndefault)) goto done;
     }
     if (jj_enc_newline(e, depth)) goto done;

@@ -125,22 +125,50 @@ static inline int jj_copy_short_str(uint8_t *dst, PyObject *s, size_t n) {
 }
 _Static_assert(sizeof(PyASCIIObject) >= 16, "a short str's 16 bytes must stay inside the object");
 
-/* The common case inline: an exact ASCII str of at most JJ_SHORT_STR characters without
- * anything to escape. Everything else goes to jj_enc_str. */
-static inline int jj_enc_str_fast(jj_orjson_enc *e, PyObject *s) {
-    if (PyUnicode_IS_COMPACT_ASCII(s)) {
-        size_t n = (size_t)PyUnicode_GET_LENGTH(s);
-        if (n <= JJ_SHORT_STR) {
-            if (jj_writer_reserve(&e->w, JJ_SHORT_STR + 2)) return -1;
-            uint8_t *o = e->w.pos;
-            o[0] = '"';
-            if (!jj_copy_short_str(o + 1, s, n)) {
-                o[n + 1] = '"';
-                e->w.pos = o + n + 2;
-                return 0;
-            }
-        }
+/* Strs up to this long are tried inline as values (jj_enc_str_fast). */
+#define JJ_INLINE_STR 512
+
+/* The body of a compact ASCII str of 1 <= n characters, stored as n bytes and up to 16
+ * more (room for n + 16 at dst); nonzero when a character needs escaping. Whole 16-byte
+ * blocks, then the last 1..16 bytes by jj_copy_tail16; one test at the end. */
+static inline int jj_copy_ascii_str(uint8_t *dst, const uint8_t *data, size_t n) {
+    uint32_t bad = 0;
+    size_t i = 0;
+    for (; n - i > 16; i += 16) {
+        uint64_t a, b;
+        memcpy(&a, data + i, 8);
+        memcpy(&b, data + i + 8, 8);
+        memcpy(dst + i, &a, 8);
+        memcpy(dst + i + 8, &b, 8);
+        bad |= jj_special16(data + i);
     }
+    return (bad | (uint32_t)jj_copy_tail16(dst + i, data + n, n - i)) != 0;
+}
+
+/* The common case inline: an exact ASCII str of at most JJ_INLINE_STR characters
+ * without anything to escape (written, then checked once), after `lead` (0 or 1) bytes
+ * of `lead_byte` (a container's comma, written with it so that the writer's position is
+ * stored once per item). 1 when written, 0 when the caller must write it another way
+ * (nothing was committed), -1 on error. */
+static inline int jj_try_ascii_str(jj_orjson_enc *e, PyObject *s, size_t lead, uint8_t lead_byte) {
+    if (!PyUnicode_IS_COMPACT_ASCII(s)) return 0;
+    size_t n = (size_t)PyUnicode_GET_LENGTH(s);
+    if (n > JJ_INLINE_STR) return 0;
+    if (jj_writer_reserve(&e->w, n + 19)) return -1;
+    uint8_t *o = e->w.pos;
+    o[0] = lead_byte;
+    o += lead;
+    o[0] = '"';
+    if (n && jj_copy_ascii_str(o + 1, (const uint8_t *)PyUnicode_DATA(s), n)) return 0;
+    o[n + 1] = '"';
+    e->w.pos = o + n + 2;
+    return 1;
+}
+
+/* Any exact str, the common ones inline; the rest through jj_enc_str. */
+static inline int jj_enc_str_fast(jj_orjson_enc *e, PyObject *s) {
+    int done = jj_try_ascii_str(e, s, 0, '"');
+    if (done) return done < 0 ? -1 : 0;
     return jj_enc_str(e, s);
 }
 /* Whether a str holds a surrogate code point (orjson cannot encode it). */
