@@ -17,6 +17,29 @@
 
 #define JJ_NUMBER_FAST_ROOM 40
 
+/* The two tape words of a parsed number whose text starts at `offset` in the input and is
+ * `text_len` bytes long (see the tape format in jetjson.h). */
+static inline void jj_tape_put_number(uint64_t *w, const jj_number *num, size_t offset, size_t text_len) {
+    switch (num->kind) {
+    case JJ_NUM_INT64:
+        w[0] = (uint64_t)JJ_INT64 << 56;
+        w[1] = (uint64_t)num->v.i;
+        break;
+    case JJ_NUM_UINT64:
+        w[0] = (uint64_t)JJ_UINT64 << 56;
+        w[1] = num->v.u;
+        break;
+    case JJ_NUM_DOUBLE:
+        w[0] = (uint64_t)JJ_DOUBLE << 56;
+        memcpy(&w[1], &num->v.d, sizeof w[1]);
+        break;
+    case JJ_NUM_BIGINT:
+        w[0] = (uint64_t)JJ_BIGINT << 56 | (uint64_t)offset;
+        w[1] = (uint64_t)text_len;
+        break;
+    }
+}
+
 /* Digits at the start of the 8 bytes v (0..8), the lowest byte first. A byte is a digit
  * when its high nibble is 3 before and after adding 6; carries only come from below the
  * first non-digit, so the lowest flagged byte is exact. */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "kernel_internal.h"
+#include "number_fast.h"
 
 static jj_error jj_lazy_nomem(jj_parser *p) {
     p->error = JJ_ERR_NOMEM;
@@ -38,10 +39,6 @@ jj_error jj_parse_lazy(jj_parser *p, const uint8_t *buf, size_t len) {
     return jj_parse_lazy_with(p, jj_kernels_active(), buf, len);
 }
 
-static inline uint64_t jj_lazy_word(jj_type type, uint64_t payload) {
-    return (uint64_t)type << 56 | payload;
-}
-
 jj_error jj_lazy_finish(jj_parser *p, const uint8_t *buf, size_t len, size_t t) {
     uint64_t *w = p->tape + t;
     jj_type type = jj_tape_type(w[0]);
@@ -50,24 +47,7 @@ jj_error jj_lazy_finish(jj_parser *p, const uint8_t *buf, size_t len, size_t t) 
         jj_number num;
         const uint8_t *after = jj_parse_number(buf + off, buf + len, &num);
         if (!after) return JJ_ERR_NUMBER; /* not from jj_parse_lazy */
-        switch (num.kind) {
-        case JJ_NUM_INT64:
-            w[0] = jj_lazy_word(JJ_INT64, 0);
-            w[1] = (uint64_t)num.v.i;
-            break;
-        case JJ_NUM_UINT64:
-            w[0] = jj_lazy_word(JJ_UINT64, 0);
-            w[1] = num.v.u;
-            break;
-        case JJ_NUM_DOUBLE:
-            w[0] = jj_lazy_word(JJ_DOUBLE, 0);
-            memcpy(&w[1], &num.v.d, sizeof w[1]);
-            break;
-        case JJ_NUM_BIGINT:
-            w[0] = jj_lazy_word(JJ_BIGINT, off);
-            w[1] = (uint64_t)(after - (buf + off));
-            break;
-        }
+        jj_tape_put_number(w, &num, off, (size_t)(after - (buf + off)));
         return JJ_OK;
     }
     if (type != JJ_STRING || !(jj_tape_str_flags(w[0]) & JJ_STR_RAW)) return JJ_OK;

@@ -193,24 +193,7 @@ static inline int jj_put_number(const uint8_t *buf, const uint8_t *end, size_t p
     jj_number num;
     const uint8_t *after = jj_parse_number_fast(buf + pos, end, &num);
     if (!after || !jj_token_ends_at(after, end)) return 0;
-    switch (num.kind) {
-    case JJ_NUM_INT64:
-        w[0] = JJ_WORD(JJ_INT64, 0);
-        w[1] = (uint64_t)num.v.i;
-        break;
-    case JJ_NUM_UINT64:
-        w[0] = JJ_WORD(JJ_UINT64, 0);
-        w[1] = num.v.u;
-        break;
-    case JJ_NUM_DOUBLE:
-        w[0] = JJ_WORD(JJ_DOUBLE, 0);
-        w[1] = jj_double_bits(num.v.d);
-        break;
-    case JJ_NUM_BIGINT:
-        w[0] = JJ_WORD(JJ_BIGINT, pos);
-        w[1] = (uint64_t)(after - (buf + pos));
-        break;
-    }
+    jj_tape_put_number(w, &num, pos, (size_t)(after - (buf + pos)));
     return 1;
 }
 
