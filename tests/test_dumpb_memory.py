@@ -248,3 +248,23 @@ def test_default_grows_and_shrinks_the_dict(option):
     out = jetjson.dumpb(d, default=default, option=option)
     json.loads(out)
     assert calls
+
+
+def test_first_buffer_follows_the_last_result_without_keeping_its_size():
+    # dumpb sizes its first buffer from the previous result's length; a small result
+    # after a large one must still be shrunk to its own length, and a large one after a
+    # small one must grow past the guess
+    big = ["x" * 100] * 100_000  # about 10 MB of output
+    assert jetjson.dumpb(big) == orjson.dumps(big)
+    tracemalloc.start()
+    try:
+        small = jetjson.dumpb([1, "a"])
+        current, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert small == b'[1,"a"]'
+    assert current < 4096, current
+    assert jetjson.dumpb(big) == orjson.dumps(big)
+    bigger = big * 3
+    assert jetjson.dumpb([]) == b"[]"
+    assert jetjson.dumpb(bigger) == orjson.dumps(bigger)

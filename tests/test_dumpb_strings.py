@@ -50,3 +50,34 @@ def test_fresh_strs_of_every_length():
         s = "".join(["q"] * n)
         t = "%s" % ("w" * n)
         same({s: t, t + "_": [s, t]})
+
+
+def _run_items(rng):
+    """One item of a list of strs as the run writer sees them: plain ASCII of every
+    length class, ones it must hand back (escapes, non-ASCII, over 512 characters, a
+    subclass) and things that end a run."""
+    n = rng.choice([0, 1, 5, 15, 16, 17, 31, 32, 33, 47, 48, 200, 512, 513, 900])
+    text = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz0123456789 -_/.:") for _ in range(n))
+    kind = rng.randrange(10)
+    if kind == 0 and n:
+        pos = rng.randrange(n)
+        return text[:pos] + rng.choice(SPECIALS) + text[pos + 1:]
+    if kind == 1:
+        return type("S", (str,), {})(text)
+    if kind == 2:
+        return rng.choice([1, 2.5, None, True, [text], {"k": text}, ()])
+    return text
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_str_runs_in_lists_and_tuples(seed):
+    import random
+
+    rng = random.Random(seed)
+    items = [_run_items(rng) for _ in range(rng.randrange(1, 60))]
+    for obj in (items, tuple(items), [items, tuple(items)], {"a": items}):
+        same(obj)
+        same(obj, option=orjson.OPT_INDENT_2)
+        same(obj, option=orjson.OPT_APPEND_NEWLINE)
+        # with a default that sees the subclass only when asked to pass it through
+        same(obj, option=orjson.OPT_PASSTHROUGH_SUBCLASS, default=str)

@@ -56,6 +56,7 @@ typedef struct jj_state {
     PyObject *enum_meta;         /* enum.EnumMeta */
     PyObject *dataclass_field;   /* dataclasses._FIELD, fetched on first use */
     PyObject *str_value, *str_dict, *str_slots, *str_dataclass_fields, *str_field_type;
+    size_t dumpb_last_len; /* the length of the last dumpb result: sizes the next buffer */
 } jj_state;
 
 /* decode.c: tape -> Python objects. Returns NULL with an exception set. */
