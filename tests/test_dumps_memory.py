@@ -3,6 +3,7 @@
 import gc
 import json
 import sys
+import tracemalloc
 
 import pytest
 
@@ -119,3 +120,24 @@ def test_keyword_names_not_interned():
     """Keyword names built at run time (not interned) are recognised too."""
     name = "".join(["ind", "ent"])
     assert jetjson.dumps([1], **{name: 1}) == json.dumps([1], indent=1)
+
+
+def test_first_buffer_follows_the_last_result_without_keeping_its_size():
+    # dumps sizes its first buffer from the previous result's length; a small result
+    # after a large one must still be shrunk to its own length (at every str kind), and
+    # a large one after a small one must grow past the guess
+    big = ["x" * 100] * 100_000  # about 10 MB of text
+    assert jetjson.dumps(big) == json.dumps(big)
+    for small_obj in ([1, "a"], ["\u00e9"], ["\u20ac"], ["\U0001f600"]):
+        tracemalloc.start()
+        try:
+            small = jetjson.dumps(small_obj, ensure_ascii=False)
+            current, _ = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+        assert small == json.dumps(small_obj, ensure_ascii=False)
+        assert current < 4096, (small_obj, current)
+        assert jetjson.dumps(big) == json.dumps(big)
+    bigger = big * 3 + ["\u20ac"]
+    assert jetjson.dumps([]) == "[]"
+    assert jetjson.dumps(bigger, ensure_ascii=False) == json.dumps(bigger, ensure_ascii=False)

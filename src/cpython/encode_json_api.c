@@ -214,9 +214,10 @@ static PyObject *encode(jj_state *st, PyObject *obj, PyObject **kw, int for_dump
         *to_json = 1;
         goto done;
     }
-    if (jj_out_start(&e.out, 1024) == 0) {
+    if (jj_out_start(&e.out, jj_writer_first_capacity(st->dumps_last_len)) == 0) {
         if (jj_encode_value(&e, obj) == 0) result = jj_out_finish(&e.out);
         else jj_out_abandon(&e.out);
+        if (result) st->dumps_last_len = (size_t)PyUnicode_GET_LENGTH(result);
     }
     leave_frames(frames);
     jj_enc_release(&e);

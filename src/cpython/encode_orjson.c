@@ -337,25 +337,13 @@ static int jj_parse_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
     return 0;
 }
 
-/* The first buffer of a dumpb call: the last result's length and an eighth more, at
- * least 1 KiB, at most 64 MiB. Calls in a row tend to write documents of a kind, and
- * starting from 1 KiB a 500 KB result was copied by 15 reallocations on its way up,
- * which cost a list of short strs a third of its time. The finished result is shrunk
- * to its length in place, so the guess costs no memory once the call returns. */
-static size_t jj_dumpb_first_capacity(size_t last_len) {
-    const size_t floor = 1024, ceiling = (size_t)64 << 20;
-    if (last_len > ceiling) return ceiling;
-    size_t guess = last_len + last_len / 8 + 64;
-    return guess < floor ? floor : guess > ceiling ? ceiling : guess;
-}
-
 PyObject *jj_dumpb(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     jj_orjson_enc e;
     PyObject *obj, *option;
     e.st = (jj_state *)PyModule_GetState(module);
     if (jj_parse_args(args, nargs, kwnames, &obj, &e.default_fn, &option)) return NULL;
     if (jj_parse_option(e.st, option, &e.opts)) return NULL;
-    if (jj_writer_start_bytes(&e.w, jj_dumpb_first_capacity(e.st->dumpb_last_len))) return NULL;
+    if (jj_writer_start_bytes(&e.w, jj_writer_first_capacity(e.st->dumpb_last_len))) return NULL;
     if (jj_enc_value(&e, obj, 0, 0) ||
         ((e.opts & JJ_OPT_APPEND_NEWLINE) && jj_writer_put_byte(&e.w, '\n'))) {
         jj_writer_abandon(&e.w);

@@ -50,13 +50,14 @@ typedef struct jj_state {
     PyObject *json_encoder_default; /* json.JSONEncoder.default (the function) */
     PyObject *dumps_kw[JJ_DUMPS_KW_COUNT]; /* interned keyword names, in jj_dumps_kw order */
     PyObject *space;                /* " ", for json's ' ' * indent */
+    size_t dumps_last_len;          /* the last result's length: sizes the next buffer */
     /* dumpb (encode_orjson*.c, fragment.c) */
     PyObject *JSONEncodeError;   /* jetjson.JSONEncodeError, a TypeError */
     PyTypeObject *Fragment;      /* jetjson.Fragment */
     PyObject *enum_meta;         /* enum.EnumMeta */
     PyObject *dataclass_field;   /* dataclasses._FIELD, fetched on first use */
     PyObject *str_value, *str_dict, *str_slots, *str_dataclass_fields, *str_field_type;
-    size_t dumpb_last_len; /* the length of the last dumpb result: sizes the next buffer */
+    size_t dumpb_last_len; /* the last result's length: sizes the next buffer */
 } jj_state;
 
 /* decode.c: tape -> Python objects. Returns NULL with an exception set. */

@@ -10,6 +10,13 @@ static size_t jj_writer_next_capacity(size_t cap, size_t need) {
     return grown;
 }
 
+size_t jj_writer_first_capacity(size_t last_len) {
+    const size_t floor = 1024, ceiling = (size_t)64 << 20;
+    if (last_len > ceiling) return ceiling;
+    size_t guess = last_len + last_len / 8 + 64;
+    return guess < floor ? floor : guess > ceiling ? ceiling : guess;
+}
+
 static int jj_writer_attach(jj_writer *w, size_t used, size_t cap) {
     uint8_t *base = w->is_str ? (uint8_t *)PyUnicode_DATA(w->obj) : (uint8_t *)PyBytes_AS_STRING(w->obj);
     w->start = base;

@@ -30,6 +30,14 @@ typedef struct jj_writer {
 int jj_writer_start_bytes(jj_writer *w, size_t hint);
 int jj_writer_start_ascii(jj_writer *w, size_t hint);
 
+/* The capacity to start with when the last result of the same function had `last_len`
+ * units: that and an eighth more, at least 1 Ki, at most 64 Mi. Calls in a row tend to
+ * write documents of a kind, and starting from 1 KiB a 500 KB result was copied by 15
+ * reallocations on its way up (a third of the time of a list of short strs). The
+ * finished result is shrunk to its length in place, so the guess costs no memory once
+ * the call returns. */
+size_t jj_writer_first_capacity(size_t last_len);
+
 /* Slow path of jj_writer_reserve: make room for n more bytes. */
 int jj_writer_grow(jj_writer *w, size_t n);
 
