@@ -10,7 +10,7 @@
  * because the UTF-8 check leaves few vector registers free. */
 #define JJ_CLASSIFY_CONSTS 1
 typedef struct jj_classify_consts {
-    __m256i quote, backslash, fold, space_table, op_table;
+    __m256i quote, backslash, fold, space_table, op_table, last_control;
 } jj_classify_consts;
 
 static inline __m256i jj_opaque(__m256i v) {
@@ -20,41 +20,43 @@ static inline __m256i jj_opaque(__m256i v) {
 
 static inline jj_classify_consts jj_classify_consts_make(int opaque) {
     jj_classify_consts c = {_mm256_set1_epi8('"'), _mm256_set1_epi8('\\'), _mm256_set1_epi8(0x20),
-                            jj_space_table(), jj_op_table()};
+                            jj_space_table(), jj_op_table(),         _mm256_set1_epi8(0x1f)};
     if (opaque) {
         c.quote = jj_opaque(c.quote);
         c.backslash = jj_opaque(c.backslash);
         c.fold = jj_opaque(c.fold);
         c.space_table = jj_opaque(c.space_table);
         c.op_table = jj_opaque(c.op_table);
+        c.last_control = jj_opaque(c.last_control);
     }
     return c;
 }
 
 static inline void jj_classify32(const jj_classify_consts *k, __m256i v, uint32_t *quote, uint32_t *backslash,
-                                 uint32_t *op, uint32_t *space, uint32_t *high, uint32_t *control) {
+                                 uint32_t *op, uint32_t *space, uint32_t *control) {
     __m256i folded = _mm256_or_si256(v, k->fold);
     *quote = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, k->quote));
     *backslash = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, k->backslash));
     *space = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_shuffle_epi8(k->space_table, v), v));
     *op = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_shuffle_epi8(k->op_table, folded), folded));
-    *high = (uint32_t)_mm256_movemask_epi8(v);
-    /* c - 0x20 with signed saturation is negative for c < 0x20 and for c >= 0x80 (which
-     * stay below -0x60): the bytes >= 0x80 are taken out of the whole block's mask */
-    *control = (uint32_t)_mm256_movemask_epi8(_mm256_subs_epi8(v, k->fold));
+    /* unsigned c <= 0x1f: min(c, 0x1f) == c */
+    *control = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(v, k->last_control), v));
 }
 
+/* `high` is only whether the block has a byte >= 0x80 (its bits are not needed with
+ * the vector UTF-8 check): one movemask instead of two and their combining. */
 static inline void jj_classify_with(const jj_classify_consts *k, const uint8_t *block, jj_block_masks *m) {
-    uint32_t q0, b0, o0, s0, h0, c0, q1, b1, o1, s1, h1, c1;
-    jj_classify32(k, _mm256_loadu_si256((const __m256i *)(const void *)block), &q0, &b0, &o0, &s0, &h0, &c0);
-    jj_classify32(k, _mm256_loadu_si256((const __m256i *)(const void *)(block + 32)), &q1, &b1, &o1, &s1, &h1,
-                  &c1);
+    uint32_t q0, b0, o0, s0, c0, q1, b1, o1, s1, c1;
+    __m256i v0 = _mm256_loadu_si256((const __m256i *)(const void *)block);
+    __m256i v1 = _mm256_loadu_si256((const __m256i *)(const void *)(block + 32));
+    jj_classify32(k, v0, &q0, &b0, &o0, &s0, &c0);
+    jj_classify32(k, v1, &q1, &b1, &o1, &s1, &c1);
     m->quote = q0 | (uint64_t)q1 << 32;
     m->backslash = b0 | (uint64_t)b1 << 32;
     m->op = o0 | (uint64_t)o1 << 32;
     m->space = s0 | (uint64_t)s1 << 32;
-    m->high = h0 | (uint64_t)h1 << 32;
-    m->control = (c0 | (uint64_t)c1 << 32) & ~m->high;
+    m->high = (uint32_t)_mm256_movemask_epi8(_mm256_or_si256(v0, v1));
+    m->control = c0 | (uint64_t)c1 << 32;
 }
 
 static inline void jj_classify(const uint8_t *block, jj_block_masks *m) {

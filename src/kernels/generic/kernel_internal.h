@@ -26,7 +26,8 @@ typedef struct jj_block_masks {
     uint64_t backslash; /* '\\' */
     uint64_t op;        /* {}[]:, (may include a few control bytes, see below) */
     uint64_t space;     /* ' ', '\t', '\n', '\r' */
-    uint64_t high;      /* bytes >= 0x80 */
+    uint64_t high;      /* bytes >= 0x80; with JJ_VEC_BYTES (the vector UTF-8 check) only
+                         * whether there is one: a kernel may set any nonzero value */
     uint64_t control;   /* bytes < 0x20 (only the lazy stage 1 reads it) */
 } jj_block_masks;
 
