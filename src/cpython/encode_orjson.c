@@ -99,8 +99,6 @@ static inline int jj_enc_float(jj_orjson_enc *e, PyObject *obj) {
 /* ---- containers ---- */
 
 
-/* PyDict_Next, same positions (entry indexes) and results. The table is re-read on every
- * step, so a dict changed meanwhile (by default) is walked as PyDict_Next would. */
 /* Fetching the next value's object while this one is written: an input that has just
  * been built is often no longer all in the cache, and one value's misses otherwise wait
  * for the previous value's. (Not for list items: the lists of numbers, whose objects
@@ -111,6 +109,8 @@ static inline int jj_enc_float(jj_orjson_enc *e, PyObject *obj) {
 #define JJ_PREFETCH(p) ((void)0)
 #endif
 
+/* PyDict_Next, same positions (entry indexes) and results. The table is re-read on every
+ * step, so a dict changed meanwhile (by default) is walked as PyDict_Next would. */
 static inline int jj_dict_next(PyObject *dict, Py_ssize_t *pos, PyObject **key, PyObject **value) {
 #ifdef JJ_DICT_LAYOUT_KNOWN
     PyDictObject *mp = (PyDictObject *)dict;

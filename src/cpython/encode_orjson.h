@@ -152,18 +152,14 @@ static inline int jj_copy_ascii_str(uint8_t *dst, const uint8_t *data, size_t n)
 }
 
 /* The common case inline: an exact ASCII str of at most JJ_INLINE_STR characters
- * without anything to escape (written, then checked once), after `lead` (0 or 1) bytes
- * of `lead_byte` (a container's comma, written with it so that the writer's position is
- * stored once per item). 1 when written, 0 when the caller must write it another way
- * (nothing was committed), -1 on error. */
-static inline int jj_try_ascii_str(jj_orjson_enc *e, PyObject *s, size_t lead, uint8_t lead_byte) {
+ * without anything to escape (written, then checked once). 1 when written, 0 when the
+ * caller must write it another way (nothing was committed), -1 on error. */
+static inline int jj_try_ascii_str(jj_orjson_enc *e, PyObject *s) {
     if (!PyUnicode_IS_COMPACT_ASCII(s)) return 0;
     size_t n = (size_t)PyUnicode_GET_LENGTH(s);
     if (n > JJ_INLINE_STR) return 0;
-    if (jj_writer_reserve(&e->w, n + 19)) return -1;
+    if (jj_writer_reserve(&e->w, n + 18)) return -1;
     uint8_t *o = e->w.pos;
-    o[0] = lead_byte;
-    o += lead;
     o[0] = '"';
     if (n && jj_copy_ascii_str(o + 1, (const uint8_t *)PyUnicode_DATA(s), n)) return 0;
     o[n + 1] = '"';
@@ -206,7 +202,7 @@ static inline Py_ssize_t jj_put_ascii_run(jj_orjson_enc *e, PyObject *const *ite
 
 /* Any exact str, the common ones inline; the rest through jj_enc_str. */
 static inline int jj_enc_str_fast(jj_orjson_enc *e, PyObject *s) {
-    int done = jj_try_ascii_str(e, s, 0, '"');
+    int done = jj_try_ascii_str(e, s);
     if (done) return done < 0 ? -1 : 0;
     return jj_enc_str(e, s);
 }

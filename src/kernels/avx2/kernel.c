@@ -20,7 +20,7 @@ static inline __m256i jj_opaque(__m256i v) {
 
 static inline jj_classify_consts jj_classify_consts_make(int opaque) {
     jj_classify_consts c = {_mm256_set1_epi8('"'), _mm256_set1_epi8('\\'), _mm256_set1_epi8(0x20),
-                            jj_space_table(), jj_op_table(),         _mm256_set1_epi8(0x1f)};
+                            jj_space_table(), jj_op_table(), _mm256_set1_epi8(0x1f)};
     if (opaque) {
         c.quote = jj_opaque(c.quote);
         c.backslash = jj_opaque(c.backslash);
