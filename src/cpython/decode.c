@@ -177,6 +177,13 @@ static inline const uint8_t *jj_str_bytes(const jj_parser *p, const uint8_t *inp
     return (jj_tape_str_flags(w) & JJ_STR_IN_INPUT ? input : p->strings) + jj_tape_str_offset(w);
 }
 
+/* The float of the JJ_DOUBLE tape word pair at w. */
+static inline PyObject *jj_float_at(const uint64_t *w) {
+    double d;
+    memcpy(&d, &w[1], sizeof d);
+    return PyFloat_FromDouble(d);
+}
+
 /* The leading run of doubles and 64-bit ints of a new list of n items, whose first item
  * is at tape[*t]: the arrays of numbers (coordinates, vectors, matrices) are filled in a
  * loop of their own, not one trip through the builder's dispatch per item. Returns how
@@ -189,9 +196,7 @@ static inline Py_ssize_t jj_fill_numbers(PyObject *list, Py_ssize_t n, const uin
         jj_type type = jj_tape_type(tape[at]);
         PyObject *v;
         if (type == JJ_DOUBLE) {
-            double d;
-            memcpy(&d, &tape[at + 1], sizeof d);
-            v = PyFloat_FromDouble(d);
+            v = jj_float_at(&tape[at]);
         } else if (type == JJ_INT64) {
             v = PyLong_FromLongLong((long long)(int64_t)tape[at + 1]);
         } else {
@@ -237,13 +242,7 @@ PyObject *jj_build_value_at(jj_state *st, const jj_parser *p, const uint8_t *inp
         case JJ_FALSE: value = Py_NewRef(Py_False); t += 1; break;
         case JJ_INT64: value = PyLong_FromLongLong((long long)(int64_t)tape[t + 1]); t += 2; break;
         case JJ_UINT64: value = PyLong_FromUnsignedLongLong((unsigned long long)tape[t + 1]); t += 2; break;
-        case JJ_DOUBLE: {
-            double d;
-            memcpy(&d, &tape[t + 1], sizeof d);
-            value = PyFloat_FromDouble(d);
-            t += 2;
-            break;
-        }
+        case JJ_DOUBLE: value = jj_float_at(&tape[t]); t += 2; break;
         case JJ_BIGINT:
             value = jj_big_int(input + jj_tape_payload(w), (size_t)tape[t + 1]);
             t += 2;

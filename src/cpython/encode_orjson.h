@@ -151,24 +151,38 @@ static inline int jj_copy_ascii_str(uint8_t *dst, const uint8_t *data, size_t n)
     return (bad | jj_special16(data + n - 16)) != 0;
 }
 
-/* The common case inline: an exact ASCII str of at most JJ_INLINE_STR characters
- * without anything to escape (written, then checked once). 1 when written, 0 when the
- * caller must write it another way (nothing was committed), -1 on error. */
-static inline int jj_try_ascii_str(jj_orjson_enc *e, PyObject *s) {
-    if (!PyUnicode_IS_COMPACT_ASCII(s)) return 0;
-    size_t n = (size_t)PyUnicode_GET_LENGTH(s);
-    if (n > JJ_INLINE_STR) return 0;
-    if (jj_writer_reserve(&e->w, n + 18)) return -1;
-    uint8_t *o = e->w.pos;
+/* The literal of s at o (room for its length + 18 bytes) when s is the common case: a
+ * compact ASCII str of at most JJ_INLINE_STR characters without anything to escape
+ * (written, then checked once). Returns the end of the literal, or NULL when the caller
+ * must write s another way (what was stored at o is then no matter). */
+static inline uint8_t *jj_put_ascii_literal(uint8_t *o, PyObject *s, size_t n) {
     o[0] = '"';
-    if (n && jj_copy_ascii_str(o + 1, (const uint8_t *)PyUnicode_DATA(s), n)) return 0;
+    if (n && jj_copy_ascii_str(o + 1, (const uint8_t *)PyUnicode_DATA(s), n)) return NULL;
     o[n + 1] = '"';
-    e->w.pos = o + n + 2;
+    return o + n + 2;
+}
+
+/* Whether jj_put_ascii_literal takes s; its length in *n. */
+static inline int jj_inline_ascii(PyObject *s, size_t *n) {
+    if (!PyUnicode_IS_COMPACT_ASCII(s)) return 0;
+    *n = (size_t)PyUnicode_GET_LENGTH(s);
+    return *n <= JJ_INLINE_STR;
+}
+
+/* An exact str by jj_put_ascii_literal: 1 when written, 0 when the caller must write it
+ * another way (nothing committed), -1 on error. */
+static inline int jj_try_ascii_str(jj_orjson_enc *e, PyObject *s) {
+    size_t n;
+    if (!jj_inline_ascii(s, &n)) return 0;
+    if (jj_writer_reserve(&e->w, n + 18)) return -1;
+    uint8_t *end = jj_put_ascii_literal(e->w.pos, s, n);
+    if (!end) return 0;
+    e->w.pos = end;
     return 1;
 }
 
-/* Items i.. (of n) of a list's or tuple's item array, as long as they are what
- * jj_try_ascii_str writes, each after its comma (none before item 0): a compact
+/* Items i.. (of n) of a list's or tuple's item array, as long as they are exact strs that
+ * jj_put_ascii_literal takes, each after its comma (none before item 0): a compact
  * layout's run of strs. Returns the index of the first item left unwritten (for the
  * general path, nothing of it committed), or -1 on error. The position and the end of
  * the buffer stay in locals for the whole run: kept in e->w, every byte stored (char
@@ -180,9 +194,8 @@ static inline Py_ssize_t jj_put_ascii_run(jj_orjson_enc *e, PyObject *const *ite
     uint8_t *pos = e->w.pos, *end = e->w.end;
     for (; i < n; i++) {
         PyObject *s = items[i];
-        if (Py_TYPE(s) != &PyUnicode_Type || !PyUnicode_IS_COMPACT_ASCII(s)) break;
-        size_t len = (size_t)PyUnicode_GET_LENGTH(s);
-        if (len > JJ_INLINE_STR) break;
+        size_t len;
+        if (Py_TYPE(s) != &PyUnicode_Type || !jj_inline_ascii(s, &len)) break;
         if ((size_t)(end - pos) < len + 19) {
             e->w.pos = pos;
             if (jj_writer_grow(&e->w, len + 19)) return -1;
@@ -190,11 +203,9 @@ static inline Py_ssize_t jj_put_ascii_run(jj_orjson_enc *e, PyObject *const *ite
             end = e->w.end;
         }
         pos[0] = ',';
-        uint8_t *o = pos + (i != 0);
-        o[0] = '"';
-        if (len && jj_copy_ascii_str(o + 1, (const uint8_t *)PyUnicode_DATA(s), len)) break;
-        o[len + 1] = '"';
-        pos = o + len + 2;
+        uint8_t *after = jj_put_ascii_literal(pos + (i != 0), s, len);
+        if (!after) break;
+        pos = after;
     }
     e->w.pos = pos;
     return i;
