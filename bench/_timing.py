@@ -430,6 +430,42 @@ def _cpu_model() -> str:
     return platform.processor() or platform.machine()
 
 
+# The kernel names of the simdjson-based peers (pysimdjson, cysimdjson, fastsimdjson) for
+# each of jetjson's ISAs: simdjson picks its widest kernel at run time, as jetjson does, so
+# "jetjson on AVX2" is only a fair figure against simdjson on AVX2 too.
+SIMDJSON_KERNELS = {"scalar": "fallback", "sse42": "westmere", "avx2": "haswell", "avx512": "icelake"}
+
+
+def force_isa(isa: str) -> None:
+    """Runs jetjson and the simdjson-based peers on the kernels of one ISA, as on a machine
+    whose widest vectors are that ISA's. Both libraries read their variable
+    (JETJSON_FORCE_ISA, SIMDJSON_FORCE_IMPLEMENTATION) once, when they first choose a
+    kernel, so this must run before either is imported."""
+    if isa not in SIMDJSON_KERNELS:
+        raise ValueError(f"unknown ISA {isa!r}; one of {', '.join(SIMDJSON_KERNELS)}")
+    loaded = [m for m in ("jetjson", "simdjson", "cysimdjson", "fastsimdjson") if m in sys.modules]
+    if loaded:
+        raise RuntimeError(f"force_isa() after {', '.join(loaded)} was imported")
+    os.environ["JETJSON_FORCE_ISA"] = isa
+    os.environ["SIMDJSON_FORCE_IMPLEMENTATION"] = SIMDJSON_KERNELS[isa]
+
+
+def active_kernels() -> str:
+    """Which kernels jetjson and pysimdjson run (what they report), for the output."""
+    parts = []
+    try:
+        import jetjson
+        parts.append(f"jetjson {jetjson.features().get('isa')}")
+    except Exception as e:  # the report must not stop a benchmark
+        parts.append(f"jetjson ? ({e!r})")
+    try:
+        import simdjson
+        parts.append(f"simdjson {simdjson.Parser().implementation[0]}")
+    except Exception:
+        pass
+    return ", ".join(parts)
+
+
 def describe_environment() -> dict:
     """Facts about the machine and interpreter worth keeping with results."""
     return {

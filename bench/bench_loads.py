@@ -6,6 +6,7 @@ Usage:
     python3 bench/bench_loads.py --quick           # a short smoke run
     python3 bench/bench_loads.py --files 'twitter*,canada*' --rounds 20
     python3 bench/bench_loads.py --markdown --json out.json
+    python3 bench/bench_loads.py --isa avx2            # as on a machine without AVX-512
 
 Every contender parses the same ``bytes`` for each file of the corpus
 (``--data DIR``, default ``$JETJSON_DATA`` or ``<repo>/../shared/data``; the
@@ -413,7 +414,13 @@ def parse_args(argv: Optional[list]) -> argparse.Namespace:
                     help="print the summary (and a file x contender matrix) as Markdown tables")
     ap.add_argument("--json", type=Path, default=None, metavar="OUT",
                     help="write all raw numbers to this JSON file")
+    ap.add_argument("--isa", choices=sorted(T.SIMDJSON_KERNELS), default=None,
+                    help="run jetjson and the simdjson-based peers (pysimdjson, cysimdjson, "
+                         "fastsimdjson) on this ISA's kernels, as on a machine without wider "
+                         "vectors (default: each picks its widest)")
     args = ap.parse_args(argv)
+    if args.isa:
+        T.force_isa(args.isa)
     if args.rounds is None:
         args.rounds = QUICK_ROUNDS if args.quick else DEFAULT_ROUNDS
     if args.target_ms is None:
@@ -449,6 +456,7 @@ def main(argv: Optional[list] = None) -> int:
     print(f"{len(files)} file(s) from {files[0].parent}; {args.rounds} rounds, batches >= "
           f"{args.target_ms:g} ms; GC {'off' if args.gc_off else 'on, reset before each batch'}; "
           f"clock overhead {overhead:.0f} ns subtracted")
+    print(f"kernels: {T.active_kernels()}")
     rows = [[n, v, note] for n, (_, v, note) in contenders.items()]
     print("\nContenders:")
     print(T.render_table(["name", "version", "how it is called / notes"], rows, align="lll"))

@@ -4,7 +4,7 @@ pair of each status of twitter.json, ``doc["statuses"][i]["id"]`` and
 ``doc["statuses"][i]["user"]["screen_name"]``.
 
 Usage:
-    python3 bench/bench_parse.py [--rounds 40] [--data DIR] [--file twitter.json]
+    python3 bench/bench_parse.py [--rounds 40] [--data DIR] [--file twitter.json] [--isa avx2]
 
 Contenders (those installed): jetjson.parse, jetjson.loads, orjson.loads (the 5x
 reference), pysimdjson (``simdjson.Parser().parse``, one parser reused), fastsimdjson.parse,
@@ -12,6 +12,9 @@ each followed by the same extraction. Every contender's pairs are checked agains
 json.loads first. Timing follows bench/_timing.py: one process, contenders alternate in
 rotating order, a fresh input copy per call, the result freed inside the timed region;
 best and median per-call times are reported with the spread of the rounds.
+
+``--isa avx2`` runs jetjson and the simdjson-based peers on their AVX2 kernels (as on a
+machine without AVX-512); without it each library picks its widest kernel.
 """
 
 from __future__ import annotations
@@ -70,7 +73,11 @@ def main(argv=None):
     ap.add_argument("--file", default="twitter.json")
     ap.add_argument("--rounds", type=int, default=40)
     ap.add_argument("--target-ms", type=float, default=2.0)
+    ap.add_argument("--isa", choices=sorted(T.SIMDJSON_KERNELS), default=None,
+                    help="run jetjson and the simdjson-based peers on this ISA's kernels")
     args = ap.parse_args(argv)
+    if args.isa:
+        T.force_isa(args.isa)
     raw = (Path(args.data) / "corpus" / args.file).read_bytes()
     expected = extract_by_path(json.loads(raw))
     cands = contenders()
@@ -85,7 +92,8 @@ def main(argv=None):
                               rounds=args.rounds, target_ns=args.target_ms * 1e6,
                               overhead_ns=overhead, reset=reset)
     subject = samples["jetjson.parse"]
-    print(f"{args.file}: {len(expected)} (id, screen_name) pairs, {args.rounds} rounds")
+    print(f"{args.file}: {len(expected)} (id, screen_name) pairs, {args.rounds} rounds; "
+          f"kernels: {T.active_kernels()}")
     print(f"{'contender':22} {'best us':>9} {'median us':>10} {'spread':>7} {'parse is x faster':>18}")
     for name, s in samples.items():
         spread = (s.median_ns - s.best_ns) / s.best_ns * 100
