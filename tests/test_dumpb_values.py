@@ -138,3 +138,31 @@ def test_long_strs(fill, odd, offset, pieces):
             s = fill * at + odd + fill * (n - at - 1)
             same(s)
             same({s: [s]}, option=orjson.OPT_SORT_KEYS)
+
+
+class F(float):
+    pass
+
+
+float_items = st.one_of(floats, floats, floats, floats.map(F), ints, texts, st.none(),
+                        st.lists(floats, max_size=3))
+
+
+@hyp_settings(300)
+@given(st.lists(float_items, max_size=40), option_bits)
+def test_float_runs_in_lists_and_tuples(items, option):
+    # lists and tuples led by exact floats take a run of their own until the first other
+    # item (a subclass, an int, a str, a list...), then the general loop goes on
+    for obj in ([1.0] + items, tuple([2.5] + items), [[x, x] for x in items if type(x) is float]):
+        same(obj, option=option)
+        same([obj, obj], option=option)
+
+
+def test_long_float_lists_grow_the_buffer():
+    import random
+
+    rng = random.Random(7)
+    bits = [rng.getrandbits(64) for _ in range(30000)]
+    xs = [struct.unpack("<d", struct.pack("<Q", b))[0] for b in bits]
+    for obj in (xs, tuple(xs), [xs[:1000]] * 30, xs + ["end"], xs + [F(1.5)]):
+        same(obj)

@@ -171,17 +171,54 @@ static JJ_ALWAYS_INLINE int jj_enc_item(jj_orjson_enc *e, PyObject *obj, int dep
     return jj_enc_value(e, obj, depth, ndefault);
 }
 
+/* The leading floats of a list or tuple (coordinates, embeddings, the pairs of
+ * canada.json) in the compact layout, each after its '[' or ',': items 0.. of `items`
+ * (of n) as long as they are exact floats. No Python code runs meanwhile, so the caller
+ * needs no reference on the sequence before it sees something else, and the position
+ * stays in a register with no dispatch per item: through the general loop a pair cost
+ * twice orjson's time around its two numbers. Returns the index of the first item that
+ * is not an exact float (n when all were), or -1 on error. */
+static Py_ssize_t jj_put_float_run(jj_orjson_enc *e, PyObject *const *items, Py_ssize_t n) {
+    enum { ROOM = JJ_DOUBLE_BUF_SIZE + 2 }; /* '[' or ',', a number, and a ']' after it */
+    uint8_t *pos = e->w.pos, *end = e->w.end;
+    Py_ssize_t i = 0;
+    for (; i < n && Py_TYPE(items[i]) == &PyFloat_Type; i++) {
+        if ((size_t)(end - pos) < ROOM) {
+            e->w.pos = pos;
+            if (jj_writer_grow(&e->w, ROOM)) return -1;
+            pos = e->w.pos;
+            end = e->w.end;
+        }
+        *pos++ = i ? ',' : '[';
+        double v = PyFloat_AS_DOUBLE(items[i]);
+        if (isfinite(v)) {
+            pos += jj_enc_format_double(v, (char *)pos);
+        } else {
+            memcpy(pos, "null", 4);
+            pos += 4;
+        }
+    }
+    e->w.pos = pos;
+    return i;
+}
+
 /* list or tuple items, `items` re-read on every step (a list may change under default). */
 static int jj_enc_sequence(jj_orjson_enc *e, PyObject *seq, int depth, int ndefault) {
     if (depth >= JJ_ENC_MAX_DEPTH) return jj_enc_fail(e, "Recursion limit reached");
     int is_list = PyList_Check(seq);
     Py_ssize_t n = Py_SIZE(seq);
     if (n == 0) return jj_put_literal(e, "[]", 2);
+    int compact = !(e->opts & JJ_OPT_INDENT_2);
+    Py_ssize_t first = 0; /* items written before the general loop, with the '[' */
+    if (compact && Py_TYPE(is_list ? PyList_GET_ITEM(seq, 0) : PyTuple_GET_ITEM(seq, 0)) == &PyFloat_Type) {
+        first = jj_put_float_run(e, is_list ? ((PyListObject *)seq)->ob_item : ((PyTupleObject *)seq)->ob_item, n);
+        if (first < 0) return -1;
+        if (first == n) return jj_writer_put_byte(&e->w, ']');
+    }
     int rc = -1;
     Py_INCREF(seq);
-    if (jj_writer_put_byte(&e->w, '[')) goto done;
-    int compact = !(e->opts & JJ_OPT_INDENT_2);
-    for (Py_ssize_t i = 0; i < Py_SIZE(seq); i++) {
+    if (!first && jj_writer_put_byte(&e->w, '[')) goto done;
+    for (Py_ssize_t i = first; i < Py_SIZE(seq); i++) {
         PyObject *item = is_list ? PyList_GET_ITEM(seq, i) : PyTuple_GET_ITEM(seq, i);
         if (Py_TYPE(item) == &PyUnicode_Type) {
             if (compact) { /* this str and the ones after it, each with its comma */
