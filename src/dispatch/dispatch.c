@@ -48,7 +48,8 @@ static int jj_cpu_has_avx512(void) {
     unsigned eax, ebx, ecx, edx;
     if (!jj_cpu_has_avx2() || !jj_os_saves_zmm()) return 0;
     if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return 0;
-    return (ebx & bit_AVX512F) && (ebx & bit_AVX512BW);
+    /* VBMI2 for vpcompressb; a CPU with AVX-512 but without it (Skylake-X) runs AVX2 */
+    return (ebx & bit_AVX512F) && (ebx & bit_AVX512BW) && (ecx & bit_AVX512VBMI2);
 }
 #endif
 
