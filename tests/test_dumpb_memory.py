@@ -101,6 +101,18 @@ def test_default_empties_the_list_after_leading_floats():
     assert sys.getrefcount(lst) == 2
 
 
+def test_default_empties_the_list_after_leading_ints():
+    lst = [1, -20, 300, Plain(), 4, [5, 6]]
+
+    def default(o):
+        lst.clear()
+        gc.collect()
+        return "x"
+
+    assert jetjson.dumpb(lst, default=default) == b'[1,-20,300,"x"]'
+    assert sys.getrefcount(lst) == 2
+
+
 def test_default_grows_the_list():
     lst = [Plain()]
     calls = []

@@ -166,3 +166,27 @@ def test_long_float_lists_grow_the_buffer():
     xs = [struct.unpack("<d", struct.pack("<Q", b))[0] for b in bits]
     for obj in (xs, tuple(xs), [xs[:1000]] * 30, xs + ["end"], xs + [F(1.5)]):
         same(obj)
+
+
+int_items = st.one_of(ints, ints, st.integers(-300, 300), st.integers(-300, 300).map(I), st.booleans(),
+                      floats, texts, st.none(), st.lists(ints, max_size=3))
+
+
+@hyp_settings(300)
+@given(st.lists(int_items, max_size=40), option_bits)
+def test_int_runs_in_lists_and_tuples(items, option):
+    # lists and tuples led by exact ints of one machine digit take a run of their own until
+    # the first other item (a bigger int, a bool, a subclass, a float...), then the general
+    # loop goes on; STRICT_INTEGER and the 64-bit errors come from the general loop
+    for obj in ([7] + items, tuple([-12345] + items), [[x, x] for x in items if type(x) is int]):
+        same(obj, option=option)
+        same([obj, obj], option=option)
+
+
+def test_long_int_lists_grow_the_buffer():
+    import random
+
+    rng = random.Random(11)
+    xs = [rng.randrange(-(2**30) + 1, 2**30) >> rng.randrange(31) for _ in range(30000)]
+    for obj in (xs, tuple(xs), [xs[:1000]] * 30, xs + [2**40], xs + [True], xs + [I(5)], list(range(100000))):
+        same(obj)

@@ -74,15 +74,23 @@ static int jj_enc_int_slow(jj_orjson_enc *e, PyObject *obj) {
     return jj_enc_fail(e, "Integer exceeds 64-bit range");
 }
 
-static inline int jj_enc_int(jj_orjson_enc *e, PyObject *obj) {
+/* The value of an exact int that fits one machine digit (below 2^30 in magnitude, so
+ * within STRICT_INTEGER's range too): 1 and *v, or 0 for the others. */
+static inline int jj_compact_int(PyObject *obj, int64_t *v) {
 #if PY_VERSION_HEX >= 0x030C0000
-    if (PyUnstable_Long_IsCompact((PyLongObject *)obj))
-        return jj_put_int64(e, (int64_t)PyUnstable_Long_CompactValue((PyLongObject *)obj));
+    if (!PyUnstable_Long_IsCompact((PyLongObject *)obj)) return 0;
+    *v = (int64_t)PyUnstable_Long_CompactValue((PyLongObject *)obj);
 #else
     Py_ssize_t size = Py_SIZE(obj);
-    if (size >= -1 && size <= 1)
-        return jj_put_int64(e, (int64_t)size * (int64_t)((PyLongObject *)obj)->ob_digit[0]);
+    if (size < -1 || size > 1) return 0;
+    *v = (int64_t)size * (int64_t)((PyLongObject *)obj)->ob_digit[0];
 #endif
+    return 1;
+}
+
+static inline int jj_enc_int(jj_orjson_enc *e, PyObject *obj) {
+    int64_t v;
+    if (jj_compact_int(obj, &v)) return jj_put_int64(e, v);
     return jj_enc_int_slow(e, obj);
 }
 
@@ -202,6 +210,35 @@ static Py_ssize_t jj_put_float_run(jj_orjson_enc *e, PyObject *const *items, Py_
     return i;
 }
 
+/* The leading ints of a list or tuple (ids, indexes, counts), as jj_put_float_run does
+ * floats: exact ints of one machine digit, each after its '[' or ','. Returns the index
+ * of the first item left (n when all were written), or -1 on error. */
+static Py_ssize_t jj_put_int_run(jj_orjson_enc *e, PyObject *const *items, Py_ssize_t n) {
+    enum { ROOM = JJ_INT_MAX_CHARS + 2 }; /* '[' or ',', a number, and a ']' after it */
+    uint8_t *pos = e->w.pos, *end = e->w.end;
+    Py_ssize_t i = 0;
+    int64_t v;
+    for (; i < n && Py_TYPE(items[i]) == &PyLong_Type && jj_compact_int(items[i], &v); i++) {
+        if ((size_t)(end - pos) < ROOM) {
+            e->w.pos = pos;
+            if (jj_writer_grow(&e->w, ROOM)) return -1;
+            pos = e->w.pos;
+            end = e->w.end;
+        }
+        *pos++ = i ? ',' : '[';
+        if ((uint64_t)v < 100) { /* small counts and flags: no call */
+            pos[0] = (uint8_t)('0' + v / 10);
+            pos[1] = (uint8_t)('0' + v % 10);
+            pos += 1 + (v >= 10);
+            if (v < 10) pos[-1] = (uint8_t)('0' + v);
+        } else {
+            pos += jj_format_int64(v, (char *)pos);
+        }
+    }
+    e->w.pos = pos;
+    return i;
+}
+
 /* list or tuple items, `items` re-read on every step (a list may change under default). */
 static int jj_enc_sequence(jj_orjson_enc *e, PyObject *seq, int depth, int ndefault) {
     if (depth >= JJ_ENC_MAX_DEPTH) return jj_enc_fail(e, "Recursion limit reached");
@@ -210,8 +247,10 @@ static int jj_enc_sequence(jj_orjson_enc *e, PyObject *seq, int depth, int ndefa
     if (n == 0) return jj_put_literal(e, "[]", 2);
     int compact = !(e->opts & JJ_OPT_INDENT_2);
     Py_ssize_t first = 0; /* items written before the general loop, with the '[' */
-    if (compact && Py_TYPE(is_list ? PyList_GET_ITEM(seq, 0) : PyTuple_GET_ITEM(seq, 0)) == &PyFloat_Type) {
-        first = jj_put_float_run(e, is_list ? ((PyListObject *)seq)->ob_item : ((PyTupleObject *)seq)->ob_item, n);
+    PyTypeObject *first_type = Py_TYPE(is_list ? PyList_GET_ITEM(seq, 0) : PyTuple_GET_ITEM(seq, 0));
+    if (compact && (first_type == &PyFloat_Type || first_type == &PyLong_Type)) {
+        PyObject *const *items = is_list ? ((PyListObject *)seq)->ob_item : ((PyTupleObject *)seq)->ob_item;
+        first = first_type == &PyFloat_Type ? jj_put_float_run(e, items, n) : jj_put_int_run(e, items, n);
         if (first < 0) return -1;
         if (first == n) return jj_writer_put_byte(&e->w, ']');
     }
