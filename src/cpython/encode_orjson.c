@@ -226,11 +226,12 @@ static Py_ssize_t jj_put_int_run(jj_orjson_enc *e, PyObject *const *items, Py_ss
             end = e->w.end;
         }
         *pos++ = i ? ',' : '[';
-        if ((uint64_t)v < 100) { /* small counts and flags: no call */
+        if ((uint64_t)v < 10) { /* flags and small counts: no call */
+            *pos++ = (uint8_t)('0' + v);
+        } else if ((uint64_t)v < 100) {
             pos[0] = (uint8_t)('0' + v / 10);
             pos[1] = (uint8_t)('0' + v % 10);
-            pos += 1 + (v >= 10);
-            if (v < 10) pos[-1] = (uint8_t)('0' + v);
+            pos += 2;
         } else {
             pos += jj_format_int64(v, (char *)pos);
         }
