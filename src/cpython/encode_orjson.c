@@ -33,22 +33,26 @@ static int jj_put_literal(jj_orjson_enc *e, const char *text, size_t n) { return
 
 #define JJ_MAX_53 ((int64_t)9007199254740991) /* 2**53 - 1 */
 
-static inline int jj_put_int64(jj_orjson_enc *e, int64_t v) {
-    if ((uint64_t)v < 100) { /* small counts and flags: no call */
-        if (jj_writer_reserve(&e->w, 2)) return -1;
-        if (v < 10) {
-            *e->w.pos++ = (uint8_t)('0' + v);
-        } else {
-            e->w.pos[0] = (uint8_t)('0' + v / 10);
-            e->w.pos[1] = (uint8_t)('0' + v % 10);
-            e->w.pos += 2;
-        }
-        return 0;
+/* v at pos (room for JJ_INT_MAX_CHARS bytes); returns the end. Small counts and flags
+ * without a call. */
+static inline uint8_t *jj_write_int64(uint8_t *pos, int64_t v) {
+    if ((uint64_t)v < 10) {
+        *pos = (uint8_t)('0' + v);
+        return pos + 1;
     }
+    if ((uint64_t)v < 100) {
+        pos[0] = (uint8_t)('0' + v / 10);
+        pos[1] = (uint8_t)('0' + v % 10);
+        return pos + 2;
+    }
+    return pos + jj_format_int64(v, (char *)pos);
+}
+
+static inline int jj_put_int64(jj_orjson_enc *e, int64_t v) {
     if ((e->opts & JJ_OPT_STRICT_INTEGER) && (v > JJ_MAX_53 || v < -JJ_MAX_53))
         return jj_enc_fail(e, "Integer exceeds 53-bit range");
     if (jj_writer_reserve(&e->w, JJ_INT_MAX_CHARS)) return -1;
-    e->w.pos += jj_format_int64(v, (char *)e->w.pos);
+    e->w.pos = jj_write_int64(e->w.pos, v);
     return 0;
 }
 
@@ -191,12 +195,7 @@ static Py_ssize_t jj_put_float_run(jj_orjson_enc *e, PyObject *const *items, Py_
     uint8_t *pos = e->w.pos, *end = e->w.end;
     Py_ssize_t i = 0;
     for (; i < n && Py_TYPE(items[i]) == &PyFloat_Type; i++) {
-        if ((size_t)(end - pos) < ROOM) {
-            e->w.pos = pos;
-            if (jj_writer_grow(&e->w, ROOM)) return -1;
-            pos = e->w.pos;
-            end = e->w.end;
-        }
+        if (jj_writer_reserve_local(&e->w, &pos, &end, ROOM)) return -1;
         *pos++ = i ? ',' : '[';
         double v = PyFloat_AS_DOUBLE(items[i]);
         if (isfinite(v)) {
@@ -219,22 +218,9 @@ static Py_ssize_t jj_put_int_run(jj_orjson_enc *e, PyObject *const *items, Py_ss
     Py_ssize_t i = 0;
     int64_t v;
     for (; i < n && Py_TYPE(items[i]) == &PyLong_Type && jj_compact_int(items[i], &v); i++) {
-        if ((size_t)(end - pos) < ROOM) {
-            e->w.pos = pos;
-            if (jj_writer_grow(&e->w, ROOM)) return -1;
-            pos = e->w.pos;
-            end = e->w.end;
-        }
+        if (jj_writer_reserve_local(&e->w, &pos, &end, ROOM)) return -1;
         *pos++ = i ? ',' : '[';
-        if ((uint64_t)v < 10) { /* flags and small counts: no call */
-            *pos++ = (uint8_t)('0' + v);
-        } else if ((uint64_t)v < 100) {
-            pos[0] = (uint8_t)('0' + v / 10);
-            pos[1] = (uint8_t)('0' + v % 10);
-            pos += 2;
-        } else {
-            pos += jj_format_int64(v, (char *)pos);
-        }
+        pos = jj_write_int64(pos, v);
     }
     e->w.pos = pos;
     return i;

@@ -196,12 +196,7 @@ static inline Py_ssize_t jj_put_ascii_run(jj_orjson_enc *e, PyObject *const *ite
         PyObject *s = items[i];
         size_t len;
         if (Py_TYPE(s) != &PyUnicode_Type || !jj_inline_ascii(s, &len)) break;
-        if ((size_t)(end - pos) < len + 19) {
-            e->w.pos = pos;
-            if (jj_writer_grow(&e->w, len + 19)) return -1;
-            pos = e->w.pos;
-            end = e->w.end;
-        }
+        if (jj_writer_reserve_local(&e->w, &pos, &end, len + 19)) return -1;
         pos[0] = ',';
         uint8_t *after = jj_put_ascii_literal(pos + (i != 0), s, len);
         if (!after) break;

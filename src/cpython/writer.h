@@ -48,6 +48,19 @@ static inline int jj_writer_reserve(jj_writer *w, size_t n) {
     return jj_writer_grow(w, n);
 }
 
+/* jj_writer_reserve for loops that keep the position and the end in locals (*pos, *end):
+ * kept in w, every byte stored (char typed, so it may alias them) made the compiler
+ * reload both. Syncs w->pos, grows, and reloads the locals only when there is no room.
+ * Return 0, or -1 with MemoryError set. */
+static inline int jj_writer_reserve_local(jj_writer *w, uint8_t **pos, uint8_t **end, size_t n) {
+    if ((size_t)(*end - *pos) >= n) return 0;
+    w->pos = *pos;
+    if (jj_writer_grow(w, n)) return -1;
+    *pos = w->pos;
+    *end = w->end;
+    return 0;
+}
+
 static inline size_t jj_writer_len(const jj_writer *w) { return (size_t)(w->pos - w->start); }
 
 static inline int jj_writer_put(jj_writer *w, const void *bytes, size_t n) {
