@@ -23,24 +23,26 @@
 static inline int jj_ctz64(uint64_t x) { return __builtin_ctzll(x); }
 static inline int jj_popcount64(uint64_t x) { return __builtin_popcountll(x); }
 
-/* Bytes preceded by an odd run of backslashes. Backslashes are rare, so each one is
- * visited; *carry says whether byte 0 of the next block is escaped. */
+/* The bytes a backslash escapes: those after an odd-length run of backslashes (the
+ * backslashes escaped inside a run are left out: only quotes and escape letters are
+ * looked at). *carry says whether byte 0 of the next block is escaped. Without a
+ * branch per backslash: text with many escapes (\uXXXX runs, "\/" in URLs) put
+ * mispredictions in the block loop.
+ *
+ * A run [s, e) has odd length when s and e differ in parity. Adding its start bit to
+ * the run carries through it and sets bit e; doing so for the runs that start at odd
+ * positions tells their ends from the ends of the runs that start even. */
 static inline uint64_t jj_escaped_bytes(uint64_t backslash, uint64_t *carry) {
-    uint64_t escaped = *carry;
-    backslash &= ~escaped; /* a backslash that is itself escaped escapes nothing */
-    *carry = 0;
-    while (backslash) {
-        int i = jj_ctz64(backslash);
-        backslash &= backslash - 1;
-        if (i == 63) {
-            *carry = 1;
-        } else {
-            uint64_t next = UINT64_C(1) << (i + 1);
-            escaped |= next;
-            backslash &= ~next;
-        }
-    }
-    return escaped;
+    const uint64_t even = UINT64_C(0x5555555555555555);
+    const uint64_t escaped_first = *carry;
+    backslash &= ~escaped_first; /* a backslash that is itself escaped starts nothing */
+    uint64_t ends = (backslash << 1) & ~backslash;
+    uint64_t odd_starts = backslash & ~(backslash << 1) & ~even;
+    uint64_t sum;
+    *carry = __builtin_add_overflow(backslash, odd_starts, &sum); /* an odd run up to bit 63 */
+    uint64_t ends_of_odd_starts = sum & ~backslash;
+    uint64_t ends_of_even_starts = ends & ~ends_of_odd_starts;
+    return (ends_of_odd_starts & even) | (ends_of_even_starts & ~even) | escaped_first;
 }
 
 /* The index of the lowest set bit of x; for x = 0 any value below 65 (the flatten below
@@ -147,6 +149,10 @@ static inline __attribute__((always_inline)) size_t jj_stage1_body(
     uint64_t scalar_carry = 0;   /* the last byte of the previous block was in a token */
     size_t utf8_done = 0;        /* input validated up to here */
     uint64_t bad_control = 0;    /* lazy: control bytes inside strings, of every block */
+    /* A block's entries are written during the next block: the flatten's branches then
+     * depend on values long known, so a mispredicted one costs little. */
+    uint64_t pending = 0;
+    uint32_t pending_base = 0;
     /* The last, partial block is read from a copy padded with spaces, made before the
      * loop: a call inside it would cost the vector registers (the constants of the
      * classification, the UTF-8 state) at every block. */
@@ -161,6 +167,7 @@ static inline __attribute__((always_inline)) size_t jj_stage1_body(
 
     for (size_t base = 0; base < len; base += 64) {
         const uint8_t *block = base < full ? buf + base : tail;
+        w = jj_flatten(w, pending_base, pending);
         jj_block_masks m;
 #if defined(JJ_CLASSIFY_CONSTS)
         jj_classify_with(&consts, block, &m);
@@ -197,11 +204,16 @@ static inline __attribute__((always_inline)) size_t jj_stage1_body(
         uint64_t token_start = scalar & ~((scalar << 1) | scalar_carry);
         scalar_carry = scalar >> 63;
         uint64_t opening_quotes = quotes & strings;
-        w = jj_flatten(w, (uint32_t)base, op | opening_quotes | token_start);
+        pending = op | opening_quotes | token_start;
+        pending_base = (uint32_t)base;
         if (lazy) {
             /* the offset of a failure is no matter (the caller asks jj_parse for it), so
              * control bytes are only gathered here, and looked at once at the end */
             bad_control |= m.control & strings;
+            if (has_escapes) { /* it looks back at this block's entries */
+                w = jj_flatten(w, pending_base, pending);
+                pending = 0;
+            }
             if (has_escapes &&
                 !jj_lazy_backslashes(buf, len, base, block, escaped & strings, m.backslash & strings, out, w)) {
                 *err = JJ_ERR_ESCAPE;
@@ -210,6 +222,7 @@ static inline __attribute__((always_inline)) size_t jj_stage1_body(
             }
         }
     }
+    w = jj_flatten(w, pending_base, pending);
     if (bad_control) {
         *err = JJ_ERR_CONTROL_CHAR;
         *err_off = len;
