@@ -13,6 +13,7 @@
 #include <float.h>
 #include <string.h>
 
+#include "eisel_lemire.h"
 #include "jetjson.h"
 
 #define JJ_NUMBER_FAST_ROOM 40
@@ -107,28 +108,37 @@ static inline __m128i jj_fast_first_from(unsigned n, __m128i a, __m128i b) {
     return _mm_or_si128(_mm_and_si128(first, a), _mm_andnot_si128(first, b));
 }
 
+/* What jj_fast_number16 found. */
+enum { JJ_FAST_OTHER, JJ_FAST_DONE, JJ_FAST_LONG_DECIMAL };
+
 /* SSSE3, the common case: a number that ends inside the first 16 bytes with at most 15
  * digits. One compare finds the digits, one shuffle drops the dot and right-aligns them
- * (negative indexes write leading zeros). Returns 0 when it does not apply. */
-static inline int jj_fast_number16(const uint8_t *p, int neg, jj_number *out, const uint8_t **after) {
+ * (negative indexes write leading zeros). A decimal whose fraction runs past the 16
+ * bytes is JJ_FAST_LONG_DECIMAL, with *int_len_out set; anything else JJ_FAST_OTHER. */
+static inline int jj_fast_number16(const uint8_t *p, int neg, jj_number *out, const uint8_t **after,
+                                   unsigned *int_len_out) {
     static const double exact_pow10[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                            1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
     __m128i digits = jj_fast_digit_bytes(p);
     unsigned mask = jj_fast_digit_mask(digits);
     unsigned int_len = (unsigned)__builtin_ctz(~mask);
-    if (int_len == 0 || (int_len > 1 && p[0] == '0')) return 0;
+    if (int_len == 0 || (int_len > 1 && p[0] == '0')) return JJ_FAST_OTHER;
     unsigned total = int_len, dot = 16; /* no dot: nothing to skip */
     int is_float = p[int_len] == '.';
     if (is_float) {
         unsigned frac_len = (unsigned)__builtin_ctz(~(mask >> (int_len + 1)));
-        if (frac_len == 0) return 0;
+        if (frac_len == 0) return JJ_FAST_OTHER;
+        if (int_len + 1 + frac_len >= 16) {
+            *int_len_out = int_len;
+            return JJ_FAST_LONG_DECIMAL;
+        }
         total += frac_len;
         dot = int_len;
     }
     /* the number must end inside the 16 bytes (then a non-digit follows it there) */
-    if (total > 15 || total + (unsigned)is_float >= 16) return 0;
+    if (total > 15 || total + (unsigned)is_float >= 16) return JJ_FAST_OTHER;
     const uint8_t *end = p + total + (unsigned)is_float;
-    if ((*end | 0x20) == 'e') return 0;
+    if ((*end | 0x20) == 'e') return JJ_FAST_OTHER;
     __m128i index = _mm_add_epi8(_mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
                                  _mm_set1_epi8((char)((int)total - 16)));
     index = _mm_sub_epi8(index, _mm_cmpgt_epi8(index, _mm_set1_epi8((char)((int)dot - 1))));
@@ -143,7 +153,42 @@ static inline int jj_fast_number16(const uint8_t *p, int neg, jj_number *out, co
         out->v.i = neg ? -(int64_t)m : (int64_t)m;
     }
     *after = end;
-    return 1;
+    return JJ_FAST_DONE;
+}
+
+/* SSSE3, a decimal whose digits run past the 16 bytes jj_fast_number16 looked at
+ * (coordinates: "-65.613616999999977"), int_len digits before the dot. Those bytes hold
+ * exactly 15 digits, which one shuffle (dropping the dot) and jj_fast_value16 read; up
+ * to 4 more follow, read as a word. 15 digits make an exact double divided by an exact
+ * power of ten, more take one Eisel-Lemire product. */
+static inline const uint8_t *jj_fast_decimal_long(const uint8_t *start, const uint8_t *p, __m128i digits,
+                                                  unsigned int_len, int neg, const uint8_t *stop,
+                                                  jj_number *out) {
+    static const double exact_pow10[15] = {1e0, 1e1, 1e2, 1e3,  1e4,  1e5,  1e6, 1e7,
+                                           1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14};
+    static const uint64_t pow10_u32[5] = {1u, 10u, 100u, 1000u, 10000u};
+    uint64_t next = jj_fast_load64(p + 16);
+    unsigned more = jj_fast_digit_count(next);
+    const uint8_t *end = p + 16 + more;
+    if (more > 4 || (*end | 0x20) == 'e') return jj_parse_number(start, stop, out);
+    __m128i index = _mm_add_epi8(_mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                                 _mm_set1_epi8(-1));
+    index = _mm_sub_epi8(index, _mm_cmpgt_epi8(index, _mm_set1_epi8((char)((int)int_len - 1))));
+    uint64_t m = jj_fast_value16(_mm_shuffle_epi8(digits, index));
+    unsigned frac_len = 15 - int_len + more;
+    if (more == 0) {
+        double d = (double)m / exact_pow10[frac_len];
+        out->v.d = neg ? -d : d;
+    } else {
+        m = m * pow10_u32[more] + jj_fast_digits_value(next, more);
+        int q = -(int)frac_len; /* -19 <= q <= -1, inside the table */
+        uint64_t bits;
+        if (m == 0 || !jj_el_first_product(m, q, jj_pow5_row_q0[2 * q], &bits))
+            return jj_parse_number(start, stop, out);
+        out->v.d = jj_el_bits_to_double(bits, neg);
+    }
+    out->kind = JJ_NUM_DOUBLE;
+    return end;
 }
 
 /* SSSE3, longer numbers (16 to 19 digits: coordinates, 64-bit ids), kept out of line so
@@ -198,8 +243,13 @@ static inline const uint8_t *jj_parse_number_fast(const uint8_t *start, const ui
     p += neg;
 #if defined(__SSSE3__)
     const uint8_t *after;
-    if (jj_fast_number16(p, neg, out, &after)) return after;
-    return jj_fast_number_long(start, p, end, out);
+    unsigned int_len;
+    switch (jj_fast_number16(p, neg, out, &after, &int_len)) {
+    case JJ_FAST_DONE: return after;
+    case JJ_FAST_LONG_DECIMAL:
+        return jj_fast_decimal_long(start, p, jj_fast_digit_bytes(p), int_len, neg, end, out);
+    default: return jj_fast_number_long(start, p, end, out);
+    }
 #endif
     uint64_t word = jj_fast_load64(p);
     unsigned int_digits = jj_fast_digit_count(word);

@@ -22,10 +22,13 @@
  * No allocation, no global mutable state, no locale. */
 #include "jetjson.h"
 #include "number_fast.h"
+#include "eisel_lemire.h"
 #include "pow5_table.h"
 
 #include <float.h>
 #include <string.h>
+
+const uint64_t *const jj_pow5_row_q0 = jj_pow5_table[-JJ_POW5_QMIN];
 
 #define JJ_EXP_SATURATE UINT64_C(100000000000000000) /* 1e17: |exponent| stays < 2^63 */
 #define JJ_SLOW_DIGITS 800    /* significant digits kept by the exact path */
@@ -63,43 +66,6 @@ static inline uint64_t eight_value(uint64_t v)
     return eight_value_of(v - UINT64_C(0x3030303030303030));
 }
 
-static inline int clz64(uint64_t x) /* x != 0 */
-{
-#if defined(__GNUC__) || defined(__clang__)
-    return __builtin_clzll(x);
-#else
-    int n = 0;
-    while (!(x >> 63)) {
-        x <<= 1;
-        n++;
-    }
-    return n;
-#endif
-}
-
-static inline void mul_64x64(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
-{
-#if defined(__SIZEOF_INT128__) && !defined(JJ_NO_INT128)
-    __extension__ typedef unsigned __int128 jj_u128;
-    jj_u128 r = (jj_u128)a * b;
-    *hi = (uint64_t)(r >> 64);
-    *lo = (uint64_t)r;
-#else
-    uint64_t al = (uint32_t)a, ah = a >> 32, bl = (uint32_t)b, bh = b >> 32;
-    uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
-    uint64_t mid = (ll >> 32) + (uint32_t)lh + (uint32_t)hl;
-    *lo = (mid << 32) | (uint32_t)ll;
-    *hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
-#endif
-}
-
-/* floor(log2(5^q)) for |q| <= 400 (tools/gen_pow5_table.py checks the whole table range),
- * without right shifts of negative numbers. */
-static inline int floor_log2_pow5(int q)
-{
-    return q >= 0 ? (q * 152170) >> 16 : -(((-q) * 152170 + 65535) >> 16);
-}
-
 #if defined(__GNUC__) || defined(__clang__)
 #define JJ_NOINLINE __attribute__((noinline))
 #define JJ_LIKELY(x) __builtin_expect(!!(x), 1)
@@ -107,14 +73,6 @@ static inline int floor_log2_pow5(int q)
 #define JJ_NOINLINE
 #define JJ_LIKELY(x) (x)
 #endif
-
-static inline double bits_to_double(uint64_t bits, int neg)
-{
-    double d;
-    bits |= (uint64_t)(neg != 0) << 63;
-    memcpy(&d, &bits, sizeof d);
-    return d;
-}
 
 /* ---- tier 2: the 64 x 128-bit product ---------------------------------------------
  * With w normalised to [2^63, 2^64) and T(q) in [2^127, 2^128), the exact product
@@ -157,13 +115,13 @@ static inline int el_grid(uint64_t hi, int be0, int *sh_out, uint64_t *bits_down
 static int el_round(uint64_t w, int q, uint64_t *bits_down)
 {
     const uint64_t *t = jj_pow5_table[q - JJ_POW5_QMIN];
-    int lz = clz64(w);
+    int lz = jj_el_clz64(w);
     uint64_t wn = w << lz;
     uint64_t a1, a0, b1, b0, mask, low;
-    int be0 = 63 + 1023 + q + floor_log2_pow5(q) - lz;
+    int be0 = 63 + 1023 + q + jj_el_floor_log2_pow5(q) - lz;
     int sh = 0, g;
 
-    mul_64x64(wn, t[0], &a1, &a0);
+    jj_el_mul64(wn, t[0], &a1, &a0);
     g = el_grid(a1, be0, &sh, bits_down);
     if (g == GRID_INF)
         return EL_DOWN;
@@ -181,7 +139,7 @@ static int el_round(uint64_t w, int q, uint64_t *bits_down)
     }
 
     /* Undecided: add w * T_lo for the full 192-bit P = (p2:p1:p0). */
-    mul_64x64(wn, t[1], &b1, &b0);
+    jj_el_mul64(wn, t[1], &b1, &b0);
     {
         uint64_t p1 = a0 + b1;
         uint64_t p2 = a1 + (p1 < b1);
@@ -210,36 +168,15 @@ static int el_round(uint64_t w, int q, uint64_t *bits_down)
 /* The common case of el_round, inline and with no branch on the rounding bit (which is
  * a coin flip on real data): a normal result decided by the first product. Returns 0
  * when anything else is needed; the caller then goes the general way. */
-static inline int el_fast(uint64_t w, int q, uint64_t *bits)
-{
-    const uint64_t *t = jj_pow5_table[q - JJ_POW5_QMIN];
-    int lz = clz64(w);
-    uint64_t a1, a0, mask, low, rbit, top;
-    int be, sh;
-    mul_64x64(w << lz, t[0], &a1, &a0);
-    top = a1 >> 63;
-    be = 63 + 1023 + q + floor_log2_pow5(q) - lz + (int)top;
-    if (be < 1 || be >= 2047)
-        return 0;
-    sh = 9 + (int)top;
-    mask = (UINT64_C(1) << sh) - 1;
-    low = a1 & mask;
-    rbit = (a1 >> sh) & 1;
-    /* undecided: round bit 0 with all ones below it, or round bit 1 with zeros below */
-    if ((low == (mask & (rbit - 1))) & ((rbit == 0) | (a0 == 0)))
-        return 0;
-    *bits = ((uint64_t)(be - 1) << 52) + (a1 >> (sh + 1)) + rbit;
-    return 1;
-}
 
 /* For number_fast.h: w * 10^q (w != 0 exact, q in the table's range) when the first
  * product decides it. */
 int jj_decimal_to_double_fast(uint64_t w, int q, int neg, double *out)
 {
     uint64_t bits;
-    if (q < JJ_POW5_QMIN || q > JJ_POW5_QMAX || !el_fast(w, q, &bits))
+    if (q < JJ_POW5_QMIN || q > JJ_POW5_QMAX || !jj_el_first_product(w, q, jj_pow5_table[q - JJ_POW5_QMIN][0], &bits))
         return 0;
-    *out = bits_to_double(bits, neg);
+    *out = jj_el_bits_to_double(bits, neg);
     return 1;
 }
 
@@ -426,19 +363,19 @@ static JJ_NOINLINE double to_double(const uint8_t *dig, const uint8_t *dend, uin
     if (q < JJ_POW5_QMIN) /* w * 10^q < 10^-324 < 2^-1075 */
         return neg ? -0.0 : 0.0;
     if (q > JJ_POW5_QMAX) /* >= 10^309 */
-        return bits_to_double(JJ_INF_BITS, neg);
+        return jj_el_bits_to_double(JJ_INF_BITS, neg);
 
     st = el_round(w, (int)q, &bits);
     if (st != EL_UNSURE) {
         uint64_t r = bits + (uint64_t)st, bits2;
         int st2;
         if (!trunc)
-            return bits_to_double(r, neg);
+            return jj_el_bits_to_double(r, neg);
         st2 = el_round(w + 1, (int)q, &bits2); /* the true value is in (w, w + 1) 10^q */
         if (st2 != EL_UNSURE && bits2 + (uint64_t)st2 == r)
-            return bits_to_double(r, neg);
+            return jj_el_bits_to_double(r, neg);
     }
-    return bits_to_double(slow_round(dig, dend, q_last, bits), neg);
+    return jj_el_bits_to_double(slow_round(dig, dend, q_last, bits), neg);
 }
 
 /* ---- the parser ---------------------------------------------------------------- */
@@ -548,8 +485,8 @@ const uint8_t *jj_parse_number(const uint8_t *p, const uint8_t *end, jj_number *
                 return p;
             }
 #endif
-            if (JJ_LIKELY(el_fast(m, (int)q, &bits))) {
-                out->v.d = bits_to_double(bits, neg);
+            if (JJ_LIKELY(jj_el_first_product(m, (int)q, jj_pow5_table[q - JJ_POW5_QMIN][0], &bits))) {
+                out->v.d = jj_el_bits_to_double(bits, neg);
                 return p;
             }
         }
