@@ -238,6 +238,31 @@ number_text = st.from_regex(
 digit_soup = st.text(st.sampled_from("0123456789.eE+-"), min_size=1, max_size=30)
 
 
+def test_decimals_past_sixteen_bytes():
+    """Coordinates and the like: a decimal whose digits run past the first 16 bytes after
+    the sign (stage 2 reads 15 digits there, up to 4 more as a word and the rest through
+    the general parser), for every integer length, 15 to 21 significant digits, each
+    with the bytes that may follow it, compared with json."""
+    import random
+    rng = random.Random(20261203)
+    for int_len in range(1, 16):
+        for digits in range(15, 22):
+            frac_len = digits - int_len
+            if frac_len < 1:
+                continue
+            for _ in range(3):
+                whole = str(rng.randrange(1, 10)) + "".join(rng.choice("0123456789") for _ in range(int_len - 1))
+                if int_len == 1 and rng.random() < 0.3:
+                    whole = "0"
+                frac = "".join(rng.choice("0123456789") for _ in range(frac_len))
+                for sign in ("", "-"):
+                    for tail in ("", "e5", "E-3", "e+12"):
+                        check_number_text(sign + whole + "." + frac + tail, "decimal past 16 bytes")
+    for text in ("0.000000000000000", "-0.000000000000000000", "0.0000000000000000001",
+                 "9.9999999999999999999", "1.7976931348623157", "4.9406564584124654"):
+        check_number_text(text, "decimal past 16 bytes")
+
+
 @hyp_settings(1000)
 @given(text=st.one_of(number_text, digit_soup))
 def test_generated_number_text(text):
