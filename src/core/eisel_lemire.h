@@ -6,9 +6,9 @@
 #include <stdint.h>
 #include <string.h>
 
-/* number_parse.c: the high and low words of T(q) (pow5_table.h) are
- * jj_pow5_row_q0[2 * q] and jj_pow5_row_q0[2 * q + 1], for q in the table's range. */
-extern const uint64_t *const jj_pow5_row_q0;
+/* number_parse.c: T(q) of pow5_table.h as {high, low} words is jj_pow5_by_q[q], for q in
+ * the table's range (the row of q = 0, indexed by q). */
+extern const uint64_t (*const jj_pow5_by_q)[2];
 
 static inline int jj_el_clz64(uint64_t x) /* x != 0 */
 {
@@ -57,7 +57,8 @@ static inline double jj_el_bits_to_double(uint64_t bits, int neg)
 
 /* Rounds w * 10^q (w != 0) from the first product only, t_high being the high word of
  * T(q): 1 with *bits set (the positive double's pattern) when that product decides it
- * and the result is a normal double, else 0. */
+ * and the result is a normal double, else 0, and the caller goes the general way. No
+ * branch on the rounding bit, which is a coin flip on real data. */
 static inline int jj_el_first_product(uint64_t w, int q, uint64_t t_high, uint64_t *bits)
 {
     int lz = jj_el_clz64(w);

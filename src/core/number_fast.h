@@ -166,7 +166,7 @@ static inline const uint8_t *jj_fast_decimal_long(const uint8_t *start, const ui
                                                   jj_number *out) {
     static const double exact_pow10[15] = {1e0, 1e1, 1e2, 1e3,  1e4,  1e5,  1e6, 1e7,
                                            1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14};
-    static const uint64_t pow10_u32[5] = {1u, 10u, 100u, 1000u, 10000u};
+    static const uint64_t pow10_small[5] = {1u, 10u, 100u, 1000u, 10000u};
     uint64_t next = jj_fast_load64(p + 16);
     unsigned more = jj_fast_digit_count(next);
     const uint8_t *end = p + 16 + more;
@@ -180,10 +180,10 @@ static inline const uint8_t *jj_fast_decimal_long(const uint8_t *start, const ui
         double d = (double)m / exact_pow10[frac_len];
         out->v.d = neg ? -d : d;
     } else {
-        m = m * pow10_u32[more] + jj_fast_digits_value(next, more);
+        m = m * pow10_small[more] + jj_fast_digits_value(next, more);
         int q = -(int)frac_len; /* -19 <= q <= -1, inside the table */
         uint64_t bits;
-        if (m == 0 || !jj_el_first_product(m, q, jj_pow5_row_q0[2 * q], &bits))
+        if (m == 0 || !jj_el_first_product(m, q, jj_pow5_by_q[q][0], &bits))
             return jj_parse_number(start, stop, out);
         out->v.d = jj_el_bits_to_double(bits, neg);
     }

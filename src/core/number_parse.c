@@ -28,7 +28,7 @@
 #include <float.h>
 #include <string.h>
 
-const uint64_t *const jj_pow5_row_q0 = jj_pow5_table[-JJ_POW5_QMIN];
+const uint64_t (*const jj_pow5_by_q)[2] = jj_pow5_table - JJ_POW5_QMIN;
 
 #define JJ_EXP_SATURATE UINT64_C(100000000000000000) /* 1e17: |exponent| stays < 2^63 */
 #define JJ_SLOW_DIGITS 800    /* significant digits kept by the exact path */
@@ -165,16 +165,13 @@ static int el_round(uint64_t w, int q, uint64_t *bits_down)
     }
 }
 
-/* The common case of el_round, inline and with no branch on the rounding bit (which is
- * a coin flip on real data): a normal result decided by the first product. Returns 0
- * when anything else is needed; the caller then goes the general way. */
-
 /* For number_fast.h: w * 10^q (w != 0 exact, q in the table's range) when the first
  * product decides it. */
 int jj_decimal_to_double_fast(uint64_t w, int q, int neg, double *out)
 {
     uint64_t bits;
-    if (q < JJ_POW5_QMIN || q > JJ_POW5_QMAX || !jj_el_first_product(w, q, jj_pow5_table[q - JJ_POW5_QMIN][0], &bits))
+    if (q < JJ_POW5_QMIN || q > JJ_POW5_QMAX ||
+        !jj_el_first_product(w, q, jj_pow5_table[q - JJ_POW5_QMIN][0], &bits))
         return 0;
     *out = jj_el_bits_to_double(bits, neg);
     return 1;
@@ -485,7 +482,8 @@ const uint8_t *jj_parse_number(const uint8_t *p, const uint8_t *end, jj_number *
                 return p;
             }
 #endif
-            if (JJ_LIKELY(jj_el_first_product(m, (int)q, jj_pow5_table[q - JJ_POW5_QMIN][0], &bits))) {
+            const uint64_t t_high = jj_pow5_table[q - JJ_POW5_QMIN][0];
+            if (JJ_LIKELY(jj_el_first_product(m, (int)q, t_high, &bits))) {
                 out->v.d = jj_el_bits_to_double(bits, neg);
                 return p;
             }
