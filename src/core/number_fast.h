@@ -1,6 +1,7 @@
 /* The common JSON numbers, parsed inline by stage 2, with no exponent:
  * - with SSSE3 (the x86 SIMD kernels), up to 15 digits ending within 16 bytes in one
- *   vector pass, and 16 to 19 digits out of line over 32 bytes;
+ *   vector pass; a decimal whose digits run on past those 16 bytes from what that pass
+ *   found and one more word; other numbers of 16 to 19 digits out of line over 32 bytes;
  * - elsewhere, up to 7 integer and 15 digits in all, a word at a time.
  * Up to 15 digits, an integer fits an int64 and a decimal is m / 10^f with m < 2^53 and
  * f <= 15, both exact doubles, so one correctly rounded division gives the double; 16 to
@@ -17,6 +18,13 @@
 #include "jetjson.h"
 
 #define JJ_NUMBER_FAST_ROOM 40
+
+/* 10^k, exact as doubles for k <= 15 (so a division by one rounds once), and as
+ * integers for the digit counts combined a word at a time. */
+static const double jj_fast_pow10[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                         1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+static const uint64_t jj_fast_pow10_int[9] = {1u,      10u,      100u,      1000u,    10000u,
+                                              100000u, 1000000u, 10000000u, 100000000u};
 
 /* The two tape words of a parsed number whose text starts at `offset` in the input and is
  * `text_len` bytes long (see the tape format in jetjson.h). */
@@ -117,8 +125,6 @@ enum { JJ_FAST_OTHER, JJ_FAST_DONE, JJ_FAST_LONG_DECIMAL };
  * bytes is JJ_FAST_LONG_DECIMAL, with *int_len_out set; anything else JJ_FAST_OTHER. */
 static inline int jj_fast_number16(const uint8_t *p, int neg, jj_number *out, const uint8_t **after,
                                    unsigned *int_len_out) {
-    static const double exact_pow10[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                           1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
     __m128i digits = jj_fast_digit_bytes(p);
     unsigned mask = jj_fast_digit_mask(digits);
     unsigned int_len = (unsigned)__builtin_ctz(~mask);
@@ -145,7 +151,7 @@ static inline int jj_fast_number16(const uint8_t *p, int neg, jj_number *out, co
     uint64_t m = jj_fast_value16(_mm_shuffle_epi8(digits, index));
     if (is_float) {
         /* m < 10^15 < 2^53 and 10^frac are exact doubles: one rounding */
-        double d = (double)m / exact_pow10[total - int_len];
+        double d = (double)m / jj_fast_pow10[total - int_len];
         out->kind = JJ_NUM_DOUBLE;
         out->v.d = neg ? -d : d;
     } else {
@@ -164,9 +170,6 @@ static inline int jj_fast_number16(const uint8_t *p, int neg, jj_number *out, co
 static inline const uint8_t *jj_fast_decimal_long(const uint8_t *start, const uint8_t *p, __m128i digits,
                                                   unsigned int_len, int neg, const uint8_t *stop,
                                                   jj_number *out) {
-    static const double exact_pow10[15] = {1e0, 1e1, 1e2, 1e3,  1e4,  1e5,  1e6, 1e7,
-                                           1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14};
-    static const uint64_t pow10_small[5] = {1u, 10u, 100u, 1000u, 10000u};
     uint64_t next = jj_fast_load64(p + 16);
     unsigned more = jj_fast_digit_count(next);
     const uint8_t *end = p + 16 + more;
@@ -177,10 +180,10 @@ static inline const uint8_t *jj_fast_decimal_long(const uint8_t *start, const ui
     uint64_t m = jj_fast_value16(_mm_shuffle_epi8(digits, index));
     unsigned frac_len = 15 - int_len + more;
     if (more == 0) {
-        double d = (double)m / exact_pow10[frac_len];
+        double d = (double)m / jj_fast_pow10[frac_len];
         out->v.d = neg ? -d : d;
     } else {
-        m = m * pow10_small[more] + jj_fast_digits_value(next, more);
+        m = m * jj_fast_pow10_int[more] + jj_fast_digits_value(next, more);
         int q = -(int)frac_len; /* -19 <= q <= -1, inside the table */
         uint64_t bits;
         if (m == 0 || !jj_el_first_product(m, q, jj_pow5_by_q[q][0], &bits))
@@ -191,13 +194,12 @@ static inline const uint8_t *jj_fast_decimal_long(const uint8_t *start, const ui
     return end;
 }
 
-/* SSSE3, longer numbers (16 to 19 digits: coordinates, 64-bit ids), kept out of line so
- * that stage 2's loop stays small: 32 bytes at a time, the dot taken out by reading the
- * fraction again one byte further (digit k is p[k] before the dot, p[k + 1] after it).
- * Anything else goes to jj_parse_number. */
+/* SSSE3, the other numbers of 16 to 19 digits (64-bit ids; decimals with 15 or more
+ * digits before the dot), kept out of line so that stage 2's loop stays small: 32 bytes
+ * at a time, the dot taken out by reading the fraction again one byte further (digit k
+ * is p[k] before the dot, p[k + 1] after it). Anything else goes to jj_parse_number. */
 __attribute__((noinline)) static const uint8_t *jj_fast_number_long(const uint8_t *start, const uint8_t *p,
                                                                      const uint8_t *stop, jj_number *out) {
-    static const uint64_t pow10_int[4] = {1u, 10u, 100u, 1000u};
     int neg = p != start;
     __m128i lo = jj_fast_digit_bytes(p), hi = jj_fast_digit_bytes(p + 16);
     uint32_t mask = jj_fast_digit_mask(lo) | (uint32_t)jj_fast_digit_mask(hi) << 16;
@@ -217,7 +219,7 @@ __attribute__((noinline)) static const uint8_t *jj_fast_number_long(const uint8_
         hi = jj_fast_first_from(int_len > 16 ? int_len - 16 : 0, hi, jj_fast_digit_bytes(p + 17));
     }
     uint64_t m = total <= 16 ? jj_fast_value_first(lo, total)
-                             : jj_fast_value16(lo) * pow10_int[total - 16] + jj_fast_value_first(hi, total - 16);
+                             : jj_fast_value16(lo) * jj_fast_pow10_int[total - 16] + jj_fast_value_first(hi, total - 16);
     if (!is_float) {
         out->kind = JJ_NUM_INT64;
         out->v.i = neg ? -(int64_t)m : (int64_t)m;
@@ -233,10 +235,6 @@ __attribute__((noinline)) static const uint8_t *jj_fast_number_long(const uint8_
 static inline const uint8_t *jj_parse_number_fast(const uint8_t *start, const uint8_t *end,
                                                   jj_number *out) {
 #if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
-    static const double exact_pow10[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                           1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
-    static const uint64_t pow10_int[9] = {1u,      10u,      100u,      1000u,     10000u,
-                                          100000u, 1000000u, 10000000u, 100000000u};
     if (end - start < JJ_NUMBER_FAST_ROOM) return jj_parse_number(start, end, out);
     const uint8_t *p = start;
     int neg = *p == '-';
@@ -267,17 +265,17 @@ static inline const uint8_t *jj_parse_number_fast(const uint8_t *start, const ui
     word = jj_fast_load64(p);
     unsigned frac_digits = jj_fast_digit_count(word);
     if (frac_digits == 0) return jj_parse_number(start, end, out);
-    m = m * pow10_int[frac_digits] + jj_fast_digits_value(word, frac_digits);
+    m = m * jj_fast_pow10_int[frac_digits] + jj_fast_digits_value(word, frac_digits);
     if (frac_digits == 8) {
         word = jj_fast_load64(p + 8);
         unsigned more = jj_fast_digit_count(word);
         if (more == 8) return jj_parse_number(start, end, out);
-        if (more) m = m * pow10_int[more] + jj_fast_digits_value(word, more);
+        if (more) m = m * jj_fast_pow10_int[more] + jj_fast_digits_value(word, more);
         frac_digits += more;
     }
     p += frac_digits;
     if (int_digits + frac_digits > 15 || (*p | 0x20) == 'e') return jj_parse_number(start, end, out);
-    double d = (double)m / exact_pow10[frac_digits];
+    double d = (double)m / jj_fast_pow10[frac_digits];
     out->kind = JJ_NUM_DOUBLE;
     out->v.d = neg ? -d : d;
     return p;
