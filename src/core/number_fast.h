@@ -1,7 +1,8 @@
 /* The common JSON numbers, parsed inline by stage 2, with no exponent:
  * - with SSSE3 (the x86 SIMD kernels), up to 15 digits ending within 16 bytes in one
- *   vector pass; a decimal whose digits run on past those 16 bytes from what that pass
- *   found and one more word; other numbers of 16 to 19 digits out of line over 32 bytes;
+ *   vector pass, and a decimal whose digits run on past those 16 bytes from what that
+ *   pass found and one more word, both written straight into the tape; the other numbers
+ *   of 16 to 19 digits over 32 bytes, on stage 2's out-of-line path;
  * - elsewhere, up to 7 integer and 15 digits in all, a word at a time.
  * Up to 15 digits, an integer fits an int64 and a decimal is m / 10^f with m < 2^53 and
  * f <= 15, both exact doubles, so one correctly rounded division gives the double; 16 to
@@ -116,90 +117,90 @@ static inline __m128i jj_fast_first_from(unsigned n, __m128i a, __m128i b) {
     return _mm_or_si128(_mm_and_si128(first, a), _mm_andnot_si128(first, b));
 }
 
-/* What jj_fast_number16 found. */
-enum { JJ_FAST_OTHER, JJ_FAST_DONE, JJ_FAST_LONG_DECIMAL };
+/* Sliding windows for the shuffle that right-aligns a number's digits: the 16 bytes
+ * from jj_fast_shift_window + total are i + total - 16 (negative, so a leading zero, for
+ * the first 16 - total), and the 16 from jj_fast_skip_window + (total - int_len) add 1
+ * from the dot's place on, which drops the dot. */
+static const int8_t jj_fast_shift_window[32] = {-16, -15, -14, -13, -12, -11, -10, -9, -8, -7, -6,
+                                                -5,  -4,  -3,  -2,  -1,  0,   1,   2,  3,  4,  5,
+                                                6,   7,   8,   9,   10,  11,  12,  13, 14, 15};
+static const int8_t jj_fast_skip_window[32] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                               1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
 
-/* SSSE3, the common case: a number that ends inside the first 16 bytes with at most 15
- * digits. One compare finds the digits, one shuffle drops the dot and right-aligns them
- * (negative indexes write leading zeros). A decimal whose fraction runs past the 16
- * bytes is JJ_FAST_LONG_DECIMAL, with *int_len_out set; anything else JJ_FAST_OTHER. */
-static inline int jj_fast_number16(const uint8_t *p, int neg, jj_number *out, const uint8_t **after,
-                                   unsigned *int_len_out) {
-    __m128i digits = jj_fast_digit_bytes(p);
-    unsigned mask = jj_fast_digit_mask(digits);
-    unsigned int_len = (unsigned)__builtin_ctz(~mask);
-    if (int_len == 0 || (int_len > 1 && p[0] == '0')) return JJ_FAST_OTHER;
-    unsigned total = int_len, dot = 16; /* no dot: nothing to skip */
-    int is_float = p[int_len] == '.';
-    if (is_float) {
-        unsigned frac_len = (unsigned)__builtin_ctz(~(mask >> (int_len + 1)));
-        if (frac_len == 0) return JJ_FAST_OTHER;
-        if (int_len + 1 + frac_len >= 16) {
-            *int_len_out = int_len;
-            return JJ_FAST_LONG_DECIMAL;
-        }
-        total += frac_len;
-        dot = int_len;
-    }
-    /* the number must end inside the 16 bytes (then a non-digit follows it there) */
-    if (total > 15 || total + (unsigned)is_float >= 16) return JJ_FAST_OTHER;
-    const uint8_t *end = p + total + (unsigned)is_float;
-    if ((*end | 0x20) == 'e') return JJ_FAST_OTHER;
-    __m128i index = _mm_add_epi8(_mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
-                                 _mm_set1_epi8((char)((int)total - 16)));
-    index = _mm_sub_epi8(index, _mm_cmpgt_epi8(index, _mm_set1_epi8((char)((int)dot - 1))));
-    uint64_t m = jj_fast_value16(_mm_shuffle_epi8(digits, index));
-    if (is_float) {
-        /* m < 10^15 < 2^53 and 10^frac are exact doubles: one rounding */
-        double d = (double)m / jj_fast_pow10[total - int_len];
-        out->kind = JJ_NUM_DOUBLE;
-        out->v.d = neg ? -d : d;
-    } else {
-        out->kind = JJ_NUM_INT64;
-        out->v.i = neg ? -(int64_t)m : (int64_t)m;
-    }
-    *after = end;
-    return JJ_FAST_DONE;
+static inline __m128i jj_fast_align_index(unsigned int_len, unsigned total) {
+    __m128i shift = _mm_loadu_si128((const __m128i *)(const void *)(jj_fast_shift_window + total));
+    __m128i skip = _mm_loadu_si128((const __m128i *)(const void *)(jj_fast_skip_window + (total - int_len)));
+    return _mm_add_epi8(shift, skip);
 }
 
-/* SSSE3, a decimal whose digits run past the 16 bytes jj_fast_number16 looked at
+static inline void jj_tape_put_double(uint64_t *w, double d) {
+    w[0] = (uint64_t)JJ_DOUBLE << 56;
+    memcpy(&w[1], &d, sizeof w[1]);
+}
+
+/* SSSE3, a decimal whose digits run past the 16 bytes jj_fast_number_tape looked at
  * (coordinates: "-65.613616999999977"), int_len digits before the dot. Those bytes hold
  * exactly 15 digits, which one shuffle (dropping the dot) and jj_fast_value16 read; up
  * to 4 more follow, read as a word. 15 digits make an exact double divided by an exact
- * power of ten, more take one Eisel-Lemire product. */
-static inline const uint8_t *jj_fast_decimal_long(const uint8_t *start, const uint8_t *p, __m128i digits,
-                                                  unsigned int_len, int neg, const uint8_t *stop,
-                                                  jj_number *out) {
+ * power of ten, more take one Eisel-Lemire product. Writes the tape words and returns
+ * the end of the digits, or NULL for the general parser. */
+static inline const uint8_t *jj_fast_decimal_long(const uint8_t *p, __m128i digits, unsigned int_len, int neg,
+                                                  uint64_t *w) {
     uint64_t next = jj_fast_load64(p + 16);
     unsigned more = jj_fast_digit_count(next);
-    const uint8_t *end = p + 16 + more;
-    if (more > 4 || (*end | 0x20) == 'e') return jj_parse_number(start, stop, out);
-    __m128i index = _mm_add_epi8(_mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
-                                 _mm_set1_epi8(-1));
-    index = _mm_sub_epi8(index, _mm_cmpgt_epi8(index, _mm_set1_epi8((char)((int)int_len - 1))));
-    uint64_t m = jj_fast_value16(_mm_shuffle_epi8(digits, index));
+    if (more > 4) return NULL;
+    uint64_t m = jj_fast_value16(_mm_shuffle_epi8(digits, jj_fast_align_index(int_len, 15)));
     unsigned frac_len = 15 - int_len + more;
     if (more == 0) {
         double d = (double)m / jj_fast_pow10[frac_len];
-        out->v.d = neg ? -d : d;
+        jj_tape_put_double(w, neg ? -d : d);
     } else {
         m = m * jj_fast_pow10_int[more] + jj_fast_digits_value(next, more);
         int q = -(int)frac_len; /* -19 <= q <= -1, inside the table */
         uint64_t bits;
-        if (m == 0 || !jj_el_first_product(m, q, jj_pow5_by_q[q][0], &bits))
-            return jj_parse_number(start, stop, out);
-        out->v.d = jj_el_bits_to_double(bits, neg);
+        if (m == 0 || !jj_el_first_product(m, q, jj_pow5_by_q[q][0], &bits)) return NULL;
+        jj_tape_put_double(w, jj_el_bits_to_double(bits, neg));
     }
-    out->kind = JJ_NUM_DOUBLE;
-    return end;
+    return p + 16 + more;
 }
 
-/* SSSE3, the other numbers of 16 to 19 digits (64-bit ids; decimals with 15 or more
- * digits before the dot), kept out of line so that stage 2's loop stays small: 32 bytes
- * at a time, the dot taken out by reading the fraction again one byte further (digit k
- * is p[k] before the dot, p[k + 1] after it). Anything else goes to jj_parse_number. */
-__attribute__((noinline)) static const uint8_t *jj_fast_number_long(const uint8_t *start, const uint8_t *p,
-                                                                     const uint8_t *stop, jj_number *out) {
+/* SSSE3, the common numbers straight into the two tape words at w: up to 15 digits ending
+ * inside the first 16 bytes (one compare finds the digits, one shuffle drops the dot and
+ * right-aligns them), and decimals running past those bytes (jj_fast_decimal_long).
+ * Returns the end of the digits (the caller checks what follows: an exponent or any
+ * other byte sends the number to the general parser), or NULL for the general parser.
+ * The caller leaves JJ_NUMBER_FAST_ROOM bytes after start. */
+static inline const uint8_t *jj_fast_number_tape(const uint8_t *start, uint64_t *w) {
+    int neg = *start == '-';
+    const uint8_t *p = start + neg;
+    __m128i digits = jj_fast_digit_bytes(p);
+    unsigned mask = jj_fast_digit_mask(digits);
+    unsigned int_len = (unsigned)__builtin_ctz(~mask);
+    if (int_len == 0 || (int_len > 1 && p[0] == '0')) return NULL;
+    if (p[int_len] == '.') {
+        unsigned frac_len = (unsigned)__builtin_ctz(~(mask >> (int_len + 1)));
+        unsigned total = int_len + frac_len;
+        if (frac_len == 0) return NULL;
+        if (total >= 15) return jj_fast_decimal_long(p, digits, int_len, neg, w);
+        /* m < 10^15 < 2^53 and 10^frac are exact doubles: one rounding */
+        uint64_t m = jj_fast_value16(_mm_shuffle_epi8(digits, jj_fast_align_index(int_len, total)));
+        double d = (double)m / jj_fast_pow10[frac_len];
+        jj_tape_put_double(w, neg ? -d : d);
+        return p + total + 1;
+    }
+    if (int_len > 15) return NULL;
+    uint64_t m = jj_fast_value16(_mm_shuffle_epi8(digits, jj_fast_align_index(int_len, int_len)));
+    w[0] = (uint64_t)JJ_INT64 << 56;
+    w[1] = neg ? (uint64_t)0 - m : m;
+    return p + int_len;
+}
+
+/* SSSE3, what jj_fast_number_tape leaves: the other numbers of 16 to 19 digits (64-bit
+ * ids; decimals with 15 or more digits before the dot), 32 bytes at a time, the dot
+ * taken out by reading the fraction again one byte further (digit k is p[k] before the
+ * dot, p[k + 1] after it). Anything else goes to jj_parse_number. */
+static inline const uint8_t *jj_fast_number_long(const uint8_t *start, const uint8_t *p, const uint8_t *stop,
+                                                 jj_number *out) {
     int neg = p != start;
     __m128i lo = jj_fast_digit_bytes(p), hi = jj_fast_digit_bytes(p + 16);
     uint32_t mask = jj_fast_digit_mask(lo) | (uint32_t)jj_fast_digit_mask(hi) << 16;
@@ -232,6 +233,8 @@ __attribute__((noinline)) static const uint8_t *jj_fast_number_long(const uint8_
 }
 #endif
 
+/* The numbers stage 2's jj_fast_number_tape does not take (all of them without SSSE3),
+ * as a jj_number. */
 static inline const uint8_t *jj_parse_number_fast(const uint8_t *start, const uint8_t *end,
                                                   jj_number *out) {
 #if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
@@ -240,15 +243,8 @@ static inline const uint8_t *jj_parse_number_fast(const uint8_t *start, const ui
     int neg = *p == '-';
     p += neg;
 #if defined(__SSSE3__)
-    const uint8_t *after;
-    unsigned int_len;
-    switch (jj_fast_number16(p, neg, out, &after, &int_len)) {
-    case JJ_FAST_DONE: return after;
-    case JJ_FAST_LONG_DECIMAL:
-        return jj_fast_decimal_long(start, p, jj_fast_digit_bytes(p), int_len, neg, end, out);
-    default: return jj_fast_number_long(start, p, end, out);
-    }
-#endif
+    return jj_fast_number_long(start, p, end, out);
+#else
     uint64_t word = jj_fast_load64(p);
     unsigned int_digits = jj_fast_digit_count(word);
     /* no digit, a leading zero, or 8 digits or more: the general parser decides */
@@ -279,6 +275,7 @@ static inline const uint8_t *jj_parse_number_fast(const uint8_t *start, const ui
     out->kind = JJ_NUM_DOUBLE;
     out->v.d = neg ? -d : d;
     return p;
+#endif
 #else
     return jj_parse_number(start, end, out);
 #endif

@@ -187,14 +187,36 @@ static inline uint64_t jj_double_bits(double d) {
     return bits;
 }
 
-/* The number at buf[pos] (a digit or '-' not followed by 'I') into the two tape words
- * at w; 0 when it is not a valid number token. */
-static inline int jj_put_number(const uint8_t *buf, const uint8_t *end, size_t pos, uint64_t *w) {
+#if defined(__SSSE3__) && defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+#define JJ_NUMBER_FAST_TAPE 1
+#endif
+
+/* What jj_fast_number_tape does not take: exponents, long integers, the last
+ * JJ_NUMBER_FAST_ROOM bytes, errors. Out of line where that is the rare case, so that
+ * the grammar walk keeps its registers. */
+#ifdef JJ_NUMBER_FAST_TAPE
+__attribute__((noinline)) static
+#else
+static inline
+#endif
+int jj_put_number_general(const uint8_t *buf, const uint8_t *end, size_t pos, uint64_t *w) {
     jj_number num;
     const uint8_t *after = jj_parse_number_fast(buf + pos, end, &num);
     if (!after || !jj_token_ends_at(after, end)) return 0;
     jj_tape_put_number(w, &num, pos, (size_t)(after - (buf + pos)));
     return 1;
+}
+
+/* The number at buf[pos] (a digit or '-' not followed by 'I') into the two tape words
+ * at w; 0 when it is not a valid number token. */
+static inline int jj_put_number(const uint8_t *buf, const uint8_t *end, size_t pos, uint64_t *w) {
+#ifdef JJ_NUMBER_FAST_TAPE
+    if (end - (buf + pos) >= JJ_NUMBER_FAST_ROOM) {
+        const uint8_t *after = jj_fast_number_tape(buf + pos, w);
+        if (after && jj_ends_token[*after]) return 1; /* room left: after < end */
+    }
+#endif
+    return jj_put_number_general(buf, end, pos, w);
 }
 
 /* A value at p that jj_put_number takes: a digit, or '-' that does not start -Infinity. */
