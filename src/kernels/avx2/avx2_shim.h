@@ -35,13 +35,27 @@ static inline uint32_t jj_at_least(__m256i v, uint8_t c) {
     return (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_max_epu8(v, limit), v));
 }
 
+#define JJ_X8(c) c, c, c, c, c, c, c, c
+#define JJ_X32(c) JJ_X8(c), JJ_X8(c), JJ_X8(c), JJ_X8(c)
+/* The string scanner's constants, read from memory as operands of the compares: as
+ * plain constants gcc rebuilds each broadcast (three instructions) for every string. */
+static const uint8_t jj_scan_consts[3][32] __attribute__((aligned(32))) = {
+    {JJ_X32('"')}, {JJ_X32('\\')}, {JJ_X32(0x1f)}};
+
+static inline const __m256i *jj_scan_const_vectors(void) {
+    const uint8_t *t = &jj_scan_consts[0][0];
+    __asm__("" : "+r"(t)); /* an address the compiler cannot see through: it stays a load */
+    return (const __m256i *)(const void *)t;
+}
+
 static inline uint32_t jj_scan_step(const uint8_t *p, jj_str_scan *info) {
+    const __m256i *k = jj_scan_const_vectors();
     __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)p);
-    __m256i quote = _mm256_cmpeq_epi8(v, _mm256_set1_epi8('"'));
-    __m256i backslash = _mm256_cmpeq_epi8(v, _mm256_set1_epi8('\\'));
+    __m256i quote = _mm256_cmpeq_epi8(v, _mm256_load_si256(k));
+    __m256i backslash = _mm256_cmpeq_epi8(v, _mm256_load_si256(k + 1));
     /* unsigned c < 0x20  <=>  max(c, 0x1f) == 0x1f */
-    __m256i control = _mm256_cmpeq_epi8(_mm256_max_epu8(v, _mm256_set1_epi8(0x1f)),
-                                        _mm256_set1_epi8(0x1f));
+    __m256i last_control = _mm256_load_si256(k + 2);
+    __m256i control = _mm256_cmpeq_epi8(_mm256_max_epu8(v, last_control), last_control);
     uint32_t hits = (uint32_t)_mm256_movemask_epi8(
         _mm256_or_si256(_mm256_or_si256(quote, backslash), control));
     /* only the bytes before the first hit belong to the string */
