@@ -264,8 +264,14 @@ static JJ_FD_INLINE int shortest_fast(uint64_t c, int q, jj_fd_decimal *out)
     /* else the closer of s and s + 1, ties to even (vb rounded to odd is exact) */
     uint64_t vb = y_hi | (y_lo != 0);
     uint64_t r2 = (vb + 1 + ((vb >> 2) & 1)) >> 2;
-    /* r >= 2^52 - 10 > 10^15 (c >= 2^52, beta >= 1): 16 or 17 digits */
-    uint64_t r = t10 > l_hi >> 2 ? t10 : r2;
+    /* r >= 2^52 - 10 > 10^15 (c >= 2^52, beta >= 1): 16 or 17 digits. Chosen by a mask
+     * the compiler cannot turn back into a branch: on coordinates and computed values
+     * the choice is a coin toss, and a mispredicted branch cost canada.json's dumpb 6% */
+    uint64_t take_t10 = (uint64_t)0 - (uint64_t)(t10 > l_hi >> 2);
+#if defined(__GNUC__) || defined(__clang__)
+    __asm__("" : "+r"(take_t10));
+#endif
+    uint64_t r = (t10 & take_t10) | (r2 & ~take_t10);
     unsigned short16 = r < JJ_FD_TEN16;
     out->d = r * (1 + 9 * short16); /* a multiplication, not a branch: unpredictable */
     out->x = k + 17 - (int)short16;
