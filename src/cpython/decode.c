@@ -18,8 +18,9 @@ static inline uint32_t jj_load32(const uint8_t *p) {
     return v;
 }
 
-/* Mixes the first and last bytes of a short key; full equality is checked on a hit. */
-static inline size_t jj_key_slot(const uint8_t *s, size_t len) {
+/* The first slot of the set for a short key, from a mix of its first and last bytes;
+ * full equality is checked on a hit. */
+static inline size_t jj_key_set(const uint8_t *s, size_t len) {
     uint64_t a, b;
     if (len >= 8) {
         a = jj_load64(s);
@@ -34,7 +35,7 @@ static inline size_t jj_key_slot(const uint8_t *s, size_t len) {
     /* the top bits of a product depend on every bit of its factors; the low bits do not */
     uint64_t h = (a * UINT64_C(0x9e3779b97f4a7c15)) ^ ((b + len) * UINT64_C(0xc2b2ae3d27d4eb4f));
     h = (h ^ (h >> 32)) * UINT64_C(0xd6e8feb86659fd93);
-    return (size_t)(h >> (64 - JJ_KEY_CACHE_BITS));
+    return (size_t)(h >> (64 - JJ_KEY_CACHE_BITS + JJ_KEY_CACHE_WAY_BITS)) * JJ_KEY_CACHE_WAYS;
 }
 
 static inline PyObject *jj_ascii_str(const uint8_t *s, size_t len) {
@@ -116,26 +117,36 @@ static inline int jj_same_bytes(const uint8_t *a, const uint8_t *b, size_t len) 
     return 1;
 }
 
-/* The cached str for these ASCII bytes (a new reference), or NULL with *slot pointing
- * where a new one belongs. */
-static inline PyObject *jj_cache_find(jj_key_cache *cache, const uint8_t *s, size_t len,
-                                      PyObject ***slot) {
-    *slot = &cache->slots[jj_key_slot(s, len)];
-    PyObject *cached = **slot;
-    if (cached && (size_t)PyUnicode_GET_LENGTH(cached) == len &&
-        jj_same_bytes(PyUnicode_DATA(cached), s, len))
-        return Py_NewRef(cached);
+static inline int jj_cached_is(PyObject *cached, const uint8_t *s, size_t len) {
+    return cached && (size_t)PyUnicode_GET_LENGTH(cached) == len && jj_same_bytes(PyUnicode_DATA(cached), s, len);
+}
+
+/* The cached str for these ASCII bytes (a new reference), or NULL with *set pointing at
+ * the set where a new one belongs (jj_cache_put). */
+static inline PyObject *jj_cache_find(jj_key_cache *cache, const uint8_t *s, size_t len, PyObject ***set) {
+    PyObject **ways = &cache->slots[jj_key_set(s, len)];
+    *set = ways;
+    for (size_t w = 0; w < JJ_KEY_CACHE_WAYS; w++) {
+        if (jj_cached_is(ways[w], s, len)) return Py_NewRef(ways[w]);
+    }
     return NULL;
+}
+
+/* str becomes the newest of its set; the oldest leaves. */
+static inline void jj_cache_put(PyObject **set, PyObject *str) {
+    Py_XDECREF(set[JJ_KEY_CACHE_WAYS - 1]);
+    memmove(set + 1, set, (JJ_KEY_CACHE_WAYS - 1) * sizeof *set);
+    set[0] = Py_NewRef(str);
 }
 
 /* A short ASCII value: cached, else made and remembered (not hashed: values are rarely
  * used as dict keys). */
 static inline PyObject *jj_short_value(jj_state *st, const uint8_t *s, size_t len) {
-    PyObject **slot;
-    PyObject *str = jj_cache_find(&st->values, s, len, &slot);
+    PyObject **set;
+    PyObject *str = jj_cache_find(&st->values, s, len, &set);
     if (str) return str;
     str = jj_ascii_str(s, len);
-    if (str) Py_XSETREF(*slot, Py_NewRef(str));
+    if (str) jj_cache_put(set, str);
     return str;
 }
 
@@ -143,8 +154,8 @@ static inline PyObject *jj_key(jj_state *st, const uint8_t *s, uint64_t sizes, u
     if (!(flags & JJ_STR_ASCII)) return jj_utf8_str(s, sizes, flags);
     size_t len = jj_tape_str_bytes(sizes);
     if (len > JJ_KEY_CACHE_MAX_LEN) return jj_ascii_str(s, len);
-    PyObject **slot;
-    PyObject *str = jj_cache_find(&st->keys, s, len, &slot);
+    PyObject **set;
+    PyObject *str = jj_cache_find(&st->keys, s, len, &set);
     if (str) return str;
     str = jj_ascii_str(s, len);
     if (!str) return NULL;
@@ -152,7 +163,7 @@ static inline PyObject *jj_key(jj_state *st, const uint8_t *s, uint64_t sizes, u
         Py_DECREF(str);
         return NULL;
     }
-    Py_XSETREF(*slot, Py_NewRef(str));
+    jj_cache_put(set, str);
     return str;
 }
 
