@@ -161,7 +161,7 @@ static inline int jj_dict_next(PyObject *dict, Py_ssize_t *pos, PyObject **key, 
 }
 
 static int jj_enc_dict(jj_orjson_enc *e, PyObject *dict, int depth, int ndefault);
-static int jj_enc_sequence(jj_orjson_enc *e, PyObject *seq, int depth, int ndefault);
+static inline int jj_enc_sequence(jj_orjson_enc *e, PyObject *seq, int depth, int ndefault);
 
 #if defined(__GNUC__) || defined(__clang__)
 #define JJ_ALWAYS_INLINE inline __attribute__((always_inline))
@@ -226,21 +226,11 @@ static Py_ssize_t jj_put_int_run(jj_orjson_enc *e, PyObject *const *items, Py_ss
     return i;
 }
 
-/* list or tuple items, `items` re-read on every step (a list may change under default). */
-static int jj_enc_sequence(jj_orjson_enc *e, PyObject *seq, int depth, int ndefault) {
-    if (depth >= JJ_ENC_MAX_DEPTH) return jj_enc_fail(e, "Recursion limit reached");
+/* The items of a list or tuple from `first` on (those before it are written, with the
+ * '['), `items` re-read on every step (a list may change under default). */
+static int jj_enc_sequence_items(jj_orjson_enc *e, PyObject *seq, int depth, int ndefault, Py_ssize_t first) {
     int is_list = PyList_Check(seq);
-    Py_ssize_t n = Py_SIZE(seq);
-    if (n == 0) return jj_put_literal(e, "[]", 2);
     int compact = !(e->opts & JJ_OPT_INDENT_2);
-    Py_ssize_t first = 0; /* items written before the general loop, with the '[' */
-    PyTypeObject *first_type = Py_TYPE(is_list ? PyList_GET_ITEM(seq, 0) : PyTuple_GET_ITEM(seq, 0));
-    if (compact && (first_type == &PyFloat_Type || first_type == &PyLong_Type)) {
-        PyObject *const *items = is_list ? ((PyListObject *)seq)->ob_item : ((PyTupleObject *)seq)->ob_item;
-        first = first_type == &PyFloat_Type ? jj_put_float_run(e, items, n) : jj_put_int_run(e, items, n);
-        if (first < 0) return -1;
-        if (first == n) return jj_writer_put_byte(&e->w, ']');
-    }
     int rc = -1;
     Py_INCREF(seq);
     if (!first && jj_writer_put_byte(&e->w, '[')) goto done;
@@ -269,6 +259,27 @@ static int jj_enc_sequence(jj_orjson_enc *e, PyObject *seq, int depth, int ndefa
 done:
     Py_DECREF(seq);
     return rc;
+}
+
+/* A list or tuple. The leading floats or ints go in a run first (compact layout); when
+ * that was all of it, the sequence is done here, inlined in the loops of the containers
+ * around it: the arrays of numbers (canada.json's coordinate pairs, vectors) then cost
+ * no call of their own. */
+static inline int jj_enc_sequence(jj_orjson_enc *e, PyObject *seq, int depth, int ndefault) {
+    if (depth >= JJ_ENC_MAX_DEPTH) return jj_enc_fail(e, "Recursion limit reached");
+    Py_ssize_t n = Py_SIZE(seq);
+    if (n == 0) return jj_put_literal(e, "[]", 2);
+    Py_ssize_t first = 0; /* items written before the general loop, with the '[' */
+    if (!(e->opts & JJ_OPT_INDENT_2)) {
+        PyObject *const *items = PyList_Check(seq) ? ((PyListObject *)seq)->ob_item : ((PyTupleObject *)seq)->ob_item;
+        PyTypeObject *first_type = Py_TYPE(items[0]);
+        if (first_type == &PyFloat_Type || first_type == &PyLong_Type) {
+            first = first_type == &PyFloat_Type ? jj_put_float_run(e, items, n) : jj_put_int_run(e, items, n);
+            if (first < 0) return -1;
+            if (first == n) return jj_writer_put_byte(&e->w, ']');
+        }
+    }
+    return jj_enc_sequence_items(e, seq, depth, ndefault, first);
 }
 
 static int jj_enc_dict(jj_orjson_enc *e, PyObject *dict, int depth, int ndefault) {
