@@ -161,3 +161,32 @@ def test_random_key_sets_probe_like_cpython():
             got.pop(k, None)
             want.pop(k, None)
         assert got == want == {}
+
+
+
+def _key_families():
+    rng = random.Random(7)
+    return {
+        "field_NNN": [f"field_{i:03d}" for i in range(150)],
+        "kN": [f"k{i}" for i in range(150)],
+        "col_N": [f"col_{i}" for i in range(150)],
+        "attribute_name_N": [f"attribute_name_{i}" for i in range(150)],
+        "random_8": sorted({"".join(rng.choice("abcdefghijklmnop") for _ in range(8)) for _ in range(150)}),
+        "random_2_to_29": sorted({"".join(rng.choice("abcdefghijklmnopqrstuvwxyz_")
+                                          for _ in range(rng.randrange(2, 30))) for _ in range(150)}),
+    }
+
+
+@pytest.mark.parametrize("family", sorted(_key_families()))
+def test_keys_of_one_document_all_stay_cached(family):
+    """150 short keys in one object: the key cache (4096 slots in sets of four) keeps
+    every one of them, so a second loads gives back the very same key objects. With one
+    slot per hash, 1 to 5 pairs of each of these families share a slot and evict each
+    other at every occurrence (twitter.json's 'hashtags' and 'follow_request_sent' did)."""
+    keys = _key_families()[family]
+    doc = json.dumps({k: i for i, k in enumerate(keys)}).encode()
+    first = jetjson.loads(doc)
+    second = jetjson.loads(doc)
+    assert first == second == json.loads(doc)
+    missed = [k for k, k2 in zip(first, second) if k is not k2]
+    assert not missed, f"{len(missed)} keys were not served from the cache: {missed[:5]}"

@@ -27,6 +27,11 @@ static const double jj_fast_pow10[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6, 
 static const uint64_t jj_fast_pow10_int[9] = {1u,      10u,      100u,      1000u,    10000u,
                                               100000u, 1000000u, 10000000u, 100000000u};
 
+static inline void jj_tape_put_double(uint64_t *w, double d) {
+    w[0] = (uint64_t)JJ_DOUBLE << 56;
+    memcpy(&w[1], &d, sizeof w[1]);
+}
+
 /* The two tape words of a parsed number whose text starts at `offset` in the input and is
  * `text_len` bytes long (see the tape format in jetjson.h). */
 static inline void jj_tape_put_number(uint64_t *w, const jj_number *num, size_t offset, size_t text_len) {
@@ -39,10 +44,7 @@ static inline void jj_tape_put_number(uint64_t *w, const jj_number *num, size_t 
         w[0] = (uint64_t)JJ_UINT64 << 56;
         w[1] = num->v.u;
         break;
-    case JJ_NUM_DOUBLE:
-        w[0] = (uint64_t)JJ_DOUBLE << 56;
-        memcpy(&w[1], &num->v.d, sizeof w[1]);
-        break;
+    case JJ_NUM_DOUBLE: jj_tape_put_double(w, num->v.d); break;
     case JJ_NUM_BIGINT:
         w[0] = (uint64_t)JJ_BIGINT << 56 | (uint64_t)offset;
         w[1] = (uint64_t)text_len;
@@ -131,11 +133,6 @@ static inline __m128i jj_fast_align_index(unsigned int_len, unsigned total) {
     __m128i shift = _mm_loadu_si128((const __m128i *)(const void *)(jj_fast_shift_window + total));
     __m128i skip = _mm_loadu_si128((const __m128i *)(const void *)(jj_fast_skip_window + (total - int_len)));
     return _mm_add_epi8(shift, skip);
-}
-
-static inline void jj_tape_put_double(uint64_t *w, double d) {
-    w[0] = (uint64_t)JJ_DOUBLE << 56;
-    memcpy(&w[1], &d, sizeof w[1]);
 }
 
 /* SSSE3, a decimal whose digits run past the 16 bytes jj_fast_number_tape looked at

@@ -210,15 +210,14 @@ static inline __attribute__((always_inline)) size_t jj_stage1_body(
             /* the offset of a failure is no matter (the caller asks jj_parse for it), so
              * control bytes are only gathered here, and looked at once at the end */
             bad_control |= m.control & strings;
-            if (has_escapes) { /* it looks back at this block's entries */
-                w = jj_flatten(w, pending_base, pending);
+            if (has_escapes) {
+                w = jj_flatten(w, pending_base, pending); /* it looks back at these entries */
                 pending = 0;
-            }
-            if (has_escapes &&
-                !jj_lazy_backslashes(buf, len, base, block, escaped & strings, m.backslash & strings, out, w)) {
-                *err = JJ_ERR_ESCAPE;
-                *err_off = base;
-                return 0;
+                if (!jj_lazy_backslashes(buf, len, base, block, escaped & strings, m.backslash & strings, out, w)) {
+                    *err = JJ_ERR_ESCAPE;
+                    *err_off = base;
+                    return 0;
+                }
             }
         }
     }
