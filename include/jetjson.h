@@ -172,6 +172,59 @@ static inline int jj_tape_is_raw(const uint64_t *tape, size_t t) {
            (jj_tape_type(w) == JJ_STRING && (jj_tape_str_flags(w) & JJ_STR_RAW));
 }
 
+/* ---- json's own errors -----------------------------------------------------------
+ * When the engine refuses a text, Python's json module refuses it too (same grammar),
+ * but it words the refusal after its own scanner: which token it expected and where.
+ * jj_json_explain walks the text the way that scanner does and reports the first error
+ * it would raise, so that json's exception can be made without running json. It is
+ * meant for the error path: a scalar walk, no tape, no index. */
+typedef enum jj_json_error {
+    JJ_JSON_ACCEPTED = 0,          /* json would take the text */
+    JJ_JSON_EXPECTING_VALUE,       /* "Expecting value" */
+    JJ_JSON_EXPECTING_COMMA,       /* "Expecting ',' delimiter" */
+    JJ_JSON_EXPECTING_COLON,       /* "Expecting ':' delimiter" */
+    JJ_JSON_EXPECTING_NAME,        /* "Expecting property name enclosed in double quotes" */
+    JJ_JSON_UNTERMINATED_STRING,   /* "Unterminated string starting at" (the opening quote) */
+    JJ_JSON_CONTROL_CHAR,          /* "Invalid control character at" */
+    JJ_JSON_BAD_ESCAPE,            /* "Invalid \\escape" (at the backslash) */
+    JJ_JSON_BAD_UNICODE_ESCAPE,    /* "Invalid \\uXXXX escape" (at the 'u') */
+    JJ_JSON_EXTRA_DATA,            /* "Extra data" */
+    JJ_JSON_TRAILING_COMMA_ARRAY,  /* Python 3.13+: "Illegal trailing comma before end of array" */
+    JJ_JSON_TRAILING_COMMA_OBJECT, /* Python 3.13+: the same for an object */
+    JJ_JSON_TOO_DEEP,              /* a container opens past rules->max_depth (RecursionError) */
+    JJ_JSON_INT_TOO_LONG,          /* an integer with more digits than rules->max_int_digits */
+    JJ_JSON_NOMEM                  /* the walk could not allocate its stack */
+} jj_json_error;
+
+/* The rules of the json in question. */
+typedef struct jj_json_rules {
+    bool trailing_comma_messages; /* Python 3.13 and later name a trailing comma */
+    size_t max_depth;             /* containers json can open before RecursionError */
+    size_t max_int_digits;        /* sys.get_int_max_str_digits(); 0 for no limit */
+} jj_json_rules;
+
+typedef struct jj_json_verdict {
+    jj_json_error error;
+    size_t offset;  /* byte offset where json reports the error */
+    size_t length;  /* JJ_JSON_INT_TOO_LONG: bytes of the integer (sign included) */
+    bool in_object; /* JJ_JSON_TOO_DEEP: the container that did not fit is an object */
+} jj_json_verdict;
+
+/* The first error json's scanner would meet in buf[0..len) (valid UTF-8, as the engine
+ * checks it before anything else; json decodes first and fails there otherwise). */
+jj_json_verdict jj_json_explain(const uint8_t *buf, size_t len, const jj_json_rules *rules);
+/* json's message for an error (static storage), NULL for the kinds without one. */
+const char *jj_json_message(jj_json_error error);
+/* The characters (code points, a surrogate counting as one) in UTF-8 buf[0..len):
+ * json's positions count characters, the engine's count bytes. */
+size_t jj_utf8_chars(const uint8_t *buf, size_t len);
+/* Where byte `offset` of UTF-8 text lies as json counts it: characters before it, and
+ * its line and column (both from 1; the column counts characters). */
+typedef struct jj_text_position {
+    size_t chars, line, column;
+} jj_text_position;
+jj_text_position jj_text_position_of(const uint8_t *buf, size_t offset);
+
 /* ---- Text tools ------------------------------------------------------------------ */
 /* Minify: copies in[0..len) to out without the whitespace (space, tab, newline, return)
  * that lies outside strings; numbers, strings, escapes and everything else are kept
