@@ -71,6 +71,27 @@ int jj_bytes_need_json(const uint8_t *b, size_t len) {
     return 0;
 }
 
+/* json.detect_encoding's choice, made here so that no json code runs. */
+static const char *jj_json_encoding(const uint8_t *b, size_t len) {
+    if (len >= 4 && ((b[0] == 0 && b[1] == 0 && b[2] == 0xfe && b[3] == 0xff) ||
+                     (b[0] == 0xff && b[1] == 0xfe && b[2] == 0 && b[3] == 0)))
+        return "utf-32";
+    if (len >= 2 && ((b[0] == 0xfe && b[1] == 0xff) || (b[0] == 0xff && b[1] == 0xfe))) return "utf-16";
+    if (len >= 3 && b[0] == 0xef && b[1] == 0xbb && b[2] == 0xbf) return "utf-8-sig";
+    if (len >= 4) {
+        if (!b[0]) return b[1] ? "utf-16-be" : "utf-32-be";
+        if (!b[1]) return b[2] || b[3] ? "utf-16-le" : "utf-32-le";
+    } else if (len == 2) {
+        if (!b[0]) return "utf-16-be";
+        if (!b[1]) return "utf-16-le";
+    }
+    return "utf-8";
+}
+
+PyObject *jj_decode_like_json(const uint8_t *buf, size_t len) {
+    return PyUnicode_Decode((const char *)buf, (Py_ssize_t)len, jj_json_encoding(buf, len), "surrogatepass");
+}
+
 int jj_input_open(PyObject *obj, struct jj_thread_parser *tp, jj_input *in) {
     in->has_view = 0;
     in->needs_json = 0;

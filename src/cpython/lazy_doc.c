@@ -333,15 +333,9 @@ static void jj_doc_take(jj_doc *d, jj_thread_parser *tp, const uint8_t *buf, siz
  * json.loads decodes them, then parsed as str. */
 static PyObject *jj_parse_data(jj_state *st, PyObject *data, PyObject *for_json);
 
-static PyObject *jj_parse_decoded(jj_state *st, PyObject *data) {
-    PyObject *result = NULL, *json = PyImport_ImportModule("json");
-    PyObject *raw = json ? PyBytes_FromObject(data) : NULL;
-    PyObject *enc = raw ? PyObject_CallMethod(json, "detect_encoding", "O", raw) : NULL;
-    PyObject *text = enc ? PyObject_CallMethod(raw, "decode", "Os", enc, "surrogatepass") : NULL;
-    if (text) result = jj_parse_data(st, text, data);
-    Py_XDECREF(json);
-    Py_XDECREF(raw);
-    Py_XDECREF(enc);
+static PyObject *jj_parse_decoded(jj_state *st, const jj_input *in, PyObject *data) {
+    PyObject *text = jj_decode_like_json(in->buf, in->len);
+    PyObject *result = text ? jj_parse_data(st, text, data) : NULL;
     Py_XDECREF(text);
     return result;
 }
@@ -360,8 +354,9 @@ static PyObject *jj_parse_data(jj_state *st, PyObject *data, PyObject *for_json)
         Py_DECREF(doc);
         if (opened == JJ_INPUT_UNSUPPORTED) return jj_json_loads(st, for_json, NULL, 0);
         if (opened < 0) return NULL;
+        PyObject *result = jj_parse_decoded(st, &in, data);
         jj_input_close(&in);
-        return jj_parse_decoded(st, data);
+        return result;
     }
     if (in.has_view) { /* a mutable buffer: the document keeps its own copy */
         doc->copy = malloc(in.len ? in.len : 1);
@@ -376,8 +371,7 @@ static PyObject *jj_parse_data(jj_state *st, PyObject *data, PyObject *for_json)
     }
     jj_parser *p = &tp->parser;
     if (jj_parse_lazy(p, in.buf, in.len) != JJ_OK) {
-        if (p->error == JJ_ERR_NOMEM) PyErr_NoMemory();
-        else result = jj_json_loads(st, for_json, NULL, 1);
+        result = jj_refused(st, in.buf, in.len, PyUnicode_Check(data) ? data : for_json, p->error);
     } else if (jj_tape_type(p->tape[0]) != JJ_OBJECT && jj_tape_type(p->tape[0]) != JJ_ARRAY) {
         /* a scalar root is just the value, as loads gives it (json decides the odd cases) */
         if (jj_lazy_finish(p, in.buf, in.len, 0) != JJ_OK) {

@@ -57,6 +57,7 @@ PyObject *jj_json_loads(jj_state *st, PyObject *data, PyObject *kwargs, int coun
     Py_DECREF(arg);
     if (!args) return NULL;
     PyObject *result = PyObject_Call(st->json_loads, args, kwargs);
+    st->json_calls++;
     Py_DECREF(args);
     if (count) {
         if (result) st->fallback_values++;
@@ -103,6 +104,14 @@ int jj_recursion_room(size_t depth) {
     return ok;
 }
 
+size_t jj_recursion_budget(void) {
+    size_t entered = 0;
+    while (entered < ((size_t)1 << 24) && !Py_EnterRecursiveCall(" while decoding a JSON document")) entered++;
+    if (PyErr_Occurred()) PyErr_Clear();
+    for (size_t k = entered; k; k--) Py_LeaveRecursiveCall();
+    return entered > JJ_RECURSION_MARGIN ? entered - JJ_RECURSION_MARGIN : 0;
+}
+
 /* ---- loads ---- */
 
 /* Objects from a parsed tape. NULL with *to_json set when json must decide instead
@@ -128,20 +137,14 @@ static PyObject *jj_objects(jj_state *st, const jj_parser *p, const uint8_t *buf
 static PyObject *jj_loads_memory(jj_state *st, jj_thread_parser *tp, const uint8_t *buf,
                                  size_t len, int needs_json, PyObject *source) {
     PyObject *result = NULL;
-    int to_json = 1, refused = 0;
+    int to_json = 1;
     if (!needs_json) {
-        if (jj_parse(&tp->parser, buf, len) == JJ_OK) {
-            result = jj_objects(st, &tp->parser, buf, &to_json);
-        } else if (tp->parser.error == JJ_ERR_NOMEM) {
-            PyErr_NoMemory();
-            to_json = 0;
-        } else {
-            refused = 1;
-        }
+        if (jj_parse(&tp->parser, buf, len) != JJ_OK) return jj_refused(st, buf, len, source, tp->parser.error);
+        result = jj_objects(st, &tp->parser, buf, &to_json);
     }
     if (to_json) {
         PyObject *arg = source ? Py_NewRef(source) : PyBytes_FromStringAndSize((const char *)buf, (Py_ssize_t)len);
-        if (arg) result = jj_json_loads(st, arg, NULL, refused);
+        if (arg) result = jj_json_loads(st, arg, NULL, 0);
         Py_XDECREF(arg);
     }
     return result;
@@ -154,7 +157,14 @@ static PyObject *jj_loads_fast(jj_state *st, PyObject *data) {
     int opened = jj_input_open(data, tp, &in);
     if (opened == JJ_INPUT_UNSUPPORTED) return jj_json_loads(st, data, NULL, 0);
     if (opened < 0) return NULL;
-    PyObject *result = jj_loads_memory(st, tp, in.buf, in.len, in.needs_json, data);
+    if (in.needs_json) { /* UTF-16/32 or a BOM: decoded as json decodes, then read as str */
+        PyObject *text = jj_decode_like_json(in.buf, in.len);
+        jj_input_close(&in);
+        PyObject *result = text ? jj_loads_fast(st, text) : NULL;
+        Py_XDECREF(text);
+        return result;
+    }
+    PyObject *result = jj_loads_memory(st, tp, in.buf, in.len, 0, data);
     jj_input_close(&in);
     jj_thread_parser_trim(tp);
     return result;
@@ -322,8 +332,8 @@ static PyObject *jj_features(PyObject *module, PyObject *unused) {
 static PyObject *jj_stats(PyObject *module, PyObject *unused) {
     (void)unused;
     jj_state *st = jj_get_state(module);
-    return Py_BuildValue("{s:n,s:n}", "fallback_values", st->fallback_values,
-                         "fallback_errors", st->fallback_errors);
+    return Py_BuildValue("{s:n,s:n,s:n}", "fallback_values", st->fallback_values,
+                         "fallback_errors", st->fallback_errors, "json_calls", st->json_calls);
 }
 
 static PyMethodDef jj_methods[] = {

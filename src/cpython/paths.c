@@ -114,20 +114,6 @@ typedef struct jj_doc {
     int opened;
 } jj_doc;
 
-/* bytes that json.loads would decode with json.detect_encoding, decoded likewise. */
-static PyObject *jj_decode_like_json(const uint8_t *buf, size_t len) {
-    PyObject *result = NULL, *enc = NULL;
-    PyObject *bytes = PyBytes_FromStringAndSize((const char *)buf, (Py_ssize_t)len);
-    PyObject *json = bytes ? PyImport_ImportModule("json") : NULL;
-    if (json) enc = PyObject_CallMethod(json, "detect_encoding", "O", bytes);
-    const char *name = enc ? PyUnicode_AsUTF8(enc) : NULL;
-    if (name) result = PyUnicode_FromEncodedObject(bytes, name, "surrogatepass");
-    Py_XDECREF(bytes);
-    Py_XDECREF(json);
-    Py_XDECREF(enc);
-    return result;
-}
-
 /* Raises what json.loads raises for data (the engine refused it). */
 static void jj_raise_like_json(jj_state *st, PyObject *data, int count) {
     PyObject *value = jj_json_loads(st, data, NULL, count);
@@ -166,8 +152,9 @@ static int jj_doc_open(jj_state *st, PyObject *data, jj_doc *d) {
 /* Parses an opened document. 0, or -1 with an exception (json's for invalid input). */
 static int jj_doc_parse_opened(jj_state *st, PyObject *data, jj_doc *d) {
     if (jj_parse(&d->tp->parser, d->in.buf, d->in.len) == JJ_OK) return 0;
-    if (d->tp->parser.error == JJ_ERR_NOMEM) PyErr_NoMemory();
-    else jj_raise_like_json(st, d->decoded ? d->decoded : data, 1);
+    PyObject *text = d->decoded ? d->decoded : PyUnicode_Check(data) ? data : NULL;
+    if (jj_raise_refusal(st, d->in.buf, d->in.len, text, d->tp->parser.error) > 0)
+        jj_raise_like_json(st, d->decoded ? d->decoded : data, 1);
     return -1;
 }
 
@@ -382,8 +369,8 @@ static PyObject *jj_value_text(jj_state *st, jj_thread_parser *tp, PyObject *val
     const uint8_t *b = (const uint8_t *)PyBytes_AS_STRING(bytes);
     size_t n = (size_t)PyBytes_GET_SIZE(bytes);
     if (jj_parse(&tp->parser, b, n) != JJ_OK) {
-        if (tp->parser.error == JJ_ERR_NOMEM) PyErr_NoMemory();
-        else jj_raise_like_json(st, value, 1);
+        if (jj_raise_refusal(st, b, n, PyUnicode_Check(value) ? value : NULL, tp->parser.error) > 0)
+            jj_raise_like_json(st, value, 1);
         Py_DECREF(bytes);
         return NULL;
     }

@@ -47,6 +47,7 @@ typedef struct jj_state {
     jj_key_cache values; /* short ASCII string values, which repeat more often than not */
     Py_ssize_t fallback_values;  /* engine refused, json accepted: should stay 0 */
     Py_ssize_t fallback_errors;  /* engine refused, json raised */
+    Py_ssize_t json_calls;       /* calls of json.loads, whatever the reason */
     PyObject *lazy_types[7];     /* lazy.h: the types of jetjson.parse's documents and views */
     /* dumps/dump (encode_json_api.c) */
     PyObject *json_dumps;           /* json.dumps and json.dump, for what is json's to do */
@@ -83,6 +84,23 @@ PyObject *jj_delete_path(PyObject *module, PyObject *const *args, Py_ssize_t nar
 
 /* module.c: whether json would have recursion room for `depth` nested containers here. */
 int jj_recursion_room(size_t depth);
+/* module.c: how many nested containers json could open from here. */
+size_t jj_recursion_budget(void);
+
+/* decode_error.c: raises what json raises for buf[0..len), which the engine refused with
+ * `error`; `text` is the str json would see when the caller has it (else it is decoded
+ * from buf). -1 with the exception set, or 1 (nothing raised) when json would accept the
+ * text after all (an input of 4 GiB or more). */
+int jj_raise_refusal(jj_state *st, const uint8_t *buf, size_t len, PyObject *text, jj_error error);
+/* The same, for a call that returns json's value then: json.loads(source) (a bytes copy
+ * of buf when source is NULL) builds it. */
+/* A jetjson.JSONDecodeError as json makes it for `msg` at byte `offset` of the UTF-8 text
+ * buf, whose decoded str is doc. */
+PyObject *jj_decode_error_new(jj_state *st, const char *msg, PyObject *doc, const uint8_t *buf, size_t offset);
+/* Whether json would take valid UTF-8 text here (its recursion room, its int digits
+ * limit): 1 or 0, -1 with an exception. */
+int jj_json_would_accept(const uint8_t *buf, size_t len);
+PyObject *jj_refused(jj_state *st, const uint8_t *buf, size_t len, PyObject *source, jj_error error);
 
 /* text.c: valid, minify, indent (module methods). */
 PyObject *jj_text_valid(PyObject *module, PyObject *data);
@@ -105,6 +123,9 @@ int jj_input_open(PyObject *obj, struct jj_thread_parser *tp, jj_input *in);
 void jj_input_close(jj_input *in);
 /* json.detect_encoding would pick something other than plain UTF-8 for these bytes. */
 int jj_bytes_need_json(const uint8_t *b, size_t len);
+/* bytes as json.loads decodes them (json.detect_encoding's encoding, 'surrogatepass'):
+ * a new str, or NULL with json's UnicodeDecodeError. */
+PyObject *jj_decode_like_json(const uint8_t *buf, size_t len);
 
 /* thread_parser.c: one parser (and a transcoding buffer) per thread. */
 typedef struct jj_thread_parser {

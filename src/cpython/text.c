@@ -29,22 +29,11 @@ static int jj_may_unlock(const jj_input *in) {
 /* For bytes that json may decode as UTF-16/32 or with a BOM: the str json.loads would
  * parse, data.decode(json.detect_encoding(data), 'surrogatepass'). *decoded stays NULL
  * when json reads them as plain UTF-8 after all. 0, or -1 with an exception. */
-static int jj_json_decoded(PyObject *data, PyObject **decoded) {
-    PyObject *detect = NULL, *encoding = NULL;
-    PyObject *bytes = PyBytes_FromObject(data);
-    PyObject *json = bytes ? PyImport_ImportModule("json") : NULL;
-    *decoded = NULL;
-    if (json) detect = PyObject_GetAttrString(json, "detect_encoding");
-    if (detect) encoding = PyObject_CallOneArg(detect, bytes);
-    const char *name = encoding && PyUnicode_Check(encoding) ? PyUnicode_AsUTF8(encoding) : NULL;
-    if (encoding && !PyUnicode_Check(encoding)) PyErr_SetString(PyExc_TypeError, "json.detect_encoding gave no str");
-    if (name && strcmp(name, "utf-8") != 0) *decoded = PyUnicode_FromEncodedObject(bytes, name, "surrogatepass");
-    int ok = name && (*decoded || strcmp(name, "utf-8") == 0);
-    Py_XDECREF(encoding);
-    Py_XDECREF(detect);
-    Py_XDECREF(json);
-    Py_XDECREF(bytes);
-    return ok ? 0 : -1;
+/* *decoded: data decoded the way json.loads decodes it, for bytes json does not read as
+ * plain UTF-8 (else NULL). 0, or -1 with json's UnicodeDecodeError. */
+static int jj_json_decoded(const jj_input *in, PyObject **decoded) {
+    *decoded = jj_decode_like_json(in->buf, in->len);
+    return *decoded ? 0 : -1;
 }
 
 /* ---- valid ---- */
@@ -76,8 +65,19 @@ PyObject *jj_text_valid(PyObject *module, PyObject *data) {
         goto done;
     }
     opened = jj_input_open(data, tp, &in);
-    if (opened == JJ_INPUT_UNSUPPORTED || (opened == 0 && in.needs_json)) {
-        result = jj_valid_by_json(st, data); /* json's TypeError, or its decoding */
+    if (opened == 0 && in.needs_json) { /* decoded as json decodes, then judged as str */
+        PyObject *text = jj_decode_like_json(in.buf, in.len);
+        if (text) {
+            result = jj_text_valid(module, text);
+            Py_DECREF(text);
+        } else if (PyErr_ExceptionMatches(PyExc_ValueError)) {
+            PyErr_Clear();
+            result = Py_NewRef(Py_False);
+        }
+        goto done;
+    }
+    if (opened == JJ_INPUT_UNSUPPORTED) {
+        result = jj_valid_by_json(st, data); /* json words the TypeError */
         goto done;
     }
     if (opened < 0) goto done;
@@ -87,7 +87,8 @@ PyObject *jj_text_valid(PyObject *module, PyObject *data) {
     if (err == JJ_OK) {
         /* what json refuses beyond the grammar: too deep for its recursion, too long ints */
         int json_decides = !jj_recursion_room(facts.max_depth) || facts.max_int_digits > JJ_INT_DIGITS_ALWAYS_OK;
-        result = json_decides ? jj_valid_by_json(st, data) : Py_NewRef(Py_True);
+        int accepted = json_decides ? jj_json_would_accept(in.buf, in.len) : 1;
+        if (accepted >= 0) result = Py_NewRef(accepted ? Py_True : Py_False);
     } else if (err == JJ_ERR_NOMEM) {
         PyErr_NoMemory();
     } else if (err == JJ_ERR_TOO_LARGE) {
@@ -155,7 +156,7 @@ static PyObject *jj_run_text_tool(PyObject *module, PyObject *data, jj_text_fn f
     }
     opened = jj_input_open(data, tp, &in);
     if (opened == 0 && in.needs_json) {
-        if (jj_json_decoded(data, &decoded) < 0) goto done;
+        if (jj_json_decoded(&in, &decoded) < 0) goto done;
         if (decoded) {
             jj_input_close(&in);
             opened = jj_input_open(decoded, tp, &in);
@@ -261,7 +262,8 @@ static PyObject *jj_indent_tool(jj_state *st, jj_thread_parser *tp, const jj_inp
     if (err == JJ_ERR_NOMEM || (err == JJ_OK && cap > (size_t)PY_SSIZE_T_MAX - JJ_INDENT_SLACK)) {
         PyErr_NoMemory();
     } else if (err != JJ_OK) {
-        out = jj_indent_by_json(st, data, a->indent);
+        if (jj_raise_refusal(st, in->buf, in->len, PyUnicode_Check(data) ? data : NULL, err) > 0)
+            out = jj_indent_by_json(st, data, a->indent);
     } else {
         out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(cap + JJ_INDENT_SLACK));
         if (out) {

@@ -1,0 +1,144 @@
+/* What json raises for a text the engine refused, made from the engine's verdict
+ * (jj_json_explain) instead of running json.loads again: the same exception type,
+ * message, doc, pos, lineno and colno, at a fraction of json's time. */
+#include "state.h"
+
+PyObject *jj_decode_error_new(jj_state *st, const char *msg, PyObject *doc, const uint8_t *buf, size_t offset) {
+    /* what JSONDecodeError.__init__ would store, with the line counted on the bytes
+     * rather than by str.count over the decoded text */
+    jj_text_position at = jj_text_position_of(buf, offset);
+    PyObject *exc = NULL, *args = NULL, *value = NULL;
+    PyObject *text = PyUnicode_FromFormat("%s: line %zu column %zu (char %zu)", msg, at.line, at.column, at.chars);
+    if (text) args = PyTuple_Pack(1, text);
+    PyTypeObject *type = (PyTypeObject *)st->JSONDecodeError;
+    if (args) exc = type->tp_new(type, args, NULL);
+    if (exc) {
+        const char *names[] = {"msg", "doc", "pos", "lineno", "colno"};
+        for (int k = 0; k < 5; k++) {
+            value = k == 0 ? PyUnicode_FromString(msg)
+                  : k == 1 ? Py_NewRef(doc)
+                  : PyLong_FromSize_t(k == 2 ? at.chars : k == 3 ? at.line : at.column);
+            if (!value || PyObject_SetAttrString(exc, names[k], value) < 0) {
+                Py_CLEAR(exc);
+                break;
+            }
+            Py_CLEAR(value);
+        }
+    }
+    Py_XDECREF(value);
+    Py_XDECREF(args);
+    Py_XDECREF(text);
+    return exc;
+}
+
+static void jj_raise_decode_error(jj_state *st, const char *msg, PyObject *doc, const uint8_t *buf, size_t offset) {
+    PyObject *exc = jj_decode_error_new(st, msg, doc, buf, offset);
+    if (exc) {
+        PyErr_SetObject(st->JSONDecodeError, exc);
+        Py_DECREF(exc);
+    }
+}
+
+/* The RecursionError json's scanner meets: entering nested calls with its own words
+ * until the interpreter refuses, so the text is the running version's. */
+static void jj_raise_too_deep(int in_object) {
+    const char *where = in_object ? " while decoding a JSON object from a unicode string"
+                                  : " while decoding a JSON array from a unicode string";
+    size_t entered = 0;
+    while (entered < ((size_t)1 << 24) && !Py_EnterRecursiveCall(where)) entered++;
+    while (entered--) Py_LeaveRecursiveCall();
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_RecursionError, "maximum recursion depth exceeded");
+}
+
+/* int(digits) fails the way json's int conversion does (the int digits limit). */
+static void jj_raise_int_too_long(const uint8_t *digits, size_t n) {
+    char *copy = PyMem_Malloc(n + 1);
+    if (!copy) {
+        PyErr_NoMemory();
+        return;
+    }
+    memcpy(copy, digits, n);
+    copy[n] = '\0';
+    PyObject *value = PyLong_FromString(copy, NULL, 10);
+    PyMem_Free(copy);
+    if (value) { /* the limit changed under us: nothing left to refuse */
+        Py_DECREF(value);
+        PyErr_SetString(PyExc_ValueError, "Exceeds the limit for integer string conversion");
+    }
+}
+
+static size_t jj_int_digits_limit(void) {
+#if PY_VERSION_HEX >= 0x030B0000
+    PyObject *get = PySys_GetObject("get_int_max_str_digits"); /* borrowed */
+    PyObject *limit = get ? PyObject_CallNoArgs(get) : NULL;
+    Py_ssize_t n = limit ? PyLong_AsSsize_t(limit) : 0;
+    Py_XDECREF(limit);
+    if (n < 0 || PyErr_Occurred()) {
+        PyErr_Clear();
+        n = 0;
+    }
+    return (size_t)n;
+#else
+    return 0;
+#endif
+}
+
+static jj_json_rules jj_rules_here(void) {
+    jj_json_rules rules = {
+        .trailing_comma_messages = PY_VERSION_HEX >= 0x030D0000,
+        .max_depth = jj_recursion_budget(),
+        .max_int_digits = jj_int_digits_limit(),
+    };
+    return rules;
+}
+
+int jj_json_would_accept(const uint8_t *buf, size_t len) {
+    jj_json_rules rules = jj_rules_here();
+    jj_json_verdict v = jj_json_explain(buf, len, &rules);
+    if (v.error == JJ_JSON_NOMEM) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return v.error == JJ_JSON_ACCEPTED;
+}
+
+int jj_raise_refusal(jj_state *st, const uint8_t *buf, size_t len, PyObject *text, jj_error error) {
+    if (error == JJ_ERR_NOMEM) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (error == JJ_ERR_TOO_LARGE) return 1;
+    /* json decodes first: invalid UTF-8 is its UnicodeDecodeError, word for word */
+    PyObject *doc = text ? Py_NewRef(text) : PyUnicode_DecodeUTF8((const char *)buf, (Py_ssize_t)len, "surrogatepass");
+    if (!doc) return -1;
+    int rc = -1;
+    if (text && PyUnicode_GET_LENGTH(doc) > 0 && PyUnicode_READ_CHAR(doc, 0) == 0xfeff) {
+        jj_raise_decode_error(st, "Unexpected UTF-8 BOM (decode using utf-8-sig)", doc, buf, 0);
+        goto done;
+    }
+    jj_json_rules rules = jj_rules_here();
+    jj_json_verdict v = jj_json_explain(buf, len, &rules);
+    switch (v.error) {
+    case JJ_JSON_ACCEPTED: rc = 1; break;
+    case JJ_JSON_NOMEM: PyErr_NoMemory(); break;
+    case JJ_JSON_TOO_DEEP: jj_raise_too_deep(v.in_object); break;
+    case JJ_JSON_INT_TOO_LONG: jj_raise_int_too_long(buf + v.offset, v.length); break;
+    default: jj_raise_decode_error(st, jj_json_message(v.error), doc, buf, v.offset); break;
+    }
+done:
+    Py_DECREF(doc);
+    return rc;
+}
+
+PyObject *jj_refused(jj_state *st, const uint8_t *buf, size_t len, PyObject *source, jj_error error) {
+    int rc = jj_raise_refusal(st, buf, len, source && PyUnicode_Check(source) ? source : NULL, error);
+    if (rc < 0) {
+        st->fallback_errors++;
+        return NULL;
+    }
+    /* json takes what the engine did not (4 GiB or more): json builds it */
+    PyObject *arg = source ? Py_NewRef(source) : PyBytes_FromStringAndSize((const char *)buf, (Py_ssize_t)len);
+    PyObject *result = arg ? jj_json_loads(st, arg, NULL, 1) : NULL;
+    Py_XDECREF(arg);
+    return result;
+}
