@@ -42,6 +42,7 @@ typedef enum jj_error {
     JJ_ERR_TRAILING,         /* something follows the root value */
     JJ_ERR_NOMEM,            /* allocation failed */
     JJ_ERR_TOO_LARGE,        /* input of 4 GiB or more */
+    JJ_ERR_INCOMPLETE,       /* jj_many_next: the input ends inside the document */
     JJ_ERR_COUNT
 } jj_error;
 
@@ -130,6 +131,58 @@ size_t jj_parser_capacity(const jj_parser *p);
 /* Parses buf[0..len) into the tape. Returns JJ_OK or an error (also kept in p->error,
  * with p->error_offset). On error the tape content is unspecified. */
 jj_error jj_parse(jj_parser *p, const uint8_t *buf, size_t len);
+
+/* ---- Owned documents ------------------------------------------------------------
+ * A parse's tape and string buffer belong to its parser until the next parse. To keep
+ * a document longer (a lazy view, a batch handed to another thread), take it out: the
+ * parser keeps its index and stack and grows new buffers for the next parse. A jj_doc
+ * touches no parser and no global, so any thread may read or free it. */
+typedef struct jj_doc {
+    uint64_t *tape;
+    size_t tape_len;
+    uint8_t *strings; /* unescaped strings (may be NULL when the document has none) */
+    size_t strings_len;
+    size_t max_depth;
+    const uint8_t *input; /* the text the tape points into: not owned, must outlive it */
+    size_t input_len;
+} jj_doc;
+/* Moves the last successful parse of p (jj_parse, jj_parse_lazy, jj_many_next) into doc. */
+void jj_doc_take(jj_parser *p, jj_doc *doc, const uint8_t *input, size_t len);
+/* Frees what jj_doc_take moved in (doc is left empty). */
+void jj_doc_free(jj_doc *doc);
+/* The same move into another parser, whose own tape and strings are freed first: for a
+ * holder that finishes a lazy tape later (jj_lazy_finish takes a parser). */
+void jj_parser_take_document(jj_parser *to, jj_parser *from);
+
+/* ---- Many documents in one buffer --------------------------------------------------
+ * NDJSON, JSON Lines and concatenated JSON: jj_many_start indexes the whole buffer once
+ * (stage 1), then each jj_many_next parses the next document into the parser's tape,
+ * as jj_parse would parse it alone. Documents are separated by whitespace or by nothing
+ * at all where a container ends ("[1][2]"). Bad bytes (invalid UTF-8, a string that
+ * never ends) fail the document they fall in; those before are read as usual.
+ *
+ * With JJ_MANY_MORE_INPUT (the buffer is a chunk of a longer stream), a document cut
+ * by the end of the buffer (an open container, string or UTF-8 sequence, or a number
+ * or word touching the end) gives JJ_ERR_INCOMPLETE instead of an error: the caller
+ * keeps its bytes from doc_start on and tries again with more. Without the flag the
+ * end of the buffer is the end of the input. */
+#define JJ_MANY_MORE_INPUT 1u
+typedef struct jj_many {
+    jj_parser *parser;
+    const uint8_t *buf;
+    size_t len;
+    unsigned flags;
+    size_t next;      /* index entry where the next document starts */
+    size_t scanned;   /* bytes indexed: len, or where stage 1 met bad bytes */
+    jj_error pending; /* stage 1's error (JJ_OK when none) */
+    size_t pending_at; /* its offset: the bad UTF-8 byte, or the unclosed string's quote */
+} jj_many;
+/* JJ_OK, or JJ_ERR_NOMEM / JJ_ERR_TOO_LARGE. The buffer must outlive every document. */
+jj_error jj_many_start(jj_many *m, jj_parser *p, const uint8_t *buf, size_t len, unsigned flags);
+/* The next document into the parser's tape: JJ_OK with buf[*doc_start, *doc_end) its
+ * text; JJ_ERR_EMPTY when only whitespace is left; JJ_ERR_INCOMPLETE (see above); or the
+ * document's error at p->error_offset (the call after it goes on with the next one). */
+jj_error jj_many_next(jj_many *m, size_t *doc_start, size_t *doc_end);
 
 /* What a validation learned besides "valid": what Python's json may still refuse. */
 typedef struct jj_valid_facts {

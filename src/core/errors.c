@@ -16,6 +16,7 @@ const char *jj_error_name(jj_error err) {
     case JJ_ERR_TRAILING: return "extra data after the value";
     case JJ_ERR_NOMEM: return "out of memory";
     case JJ_ERR_TOO_LARGE: return "input of 4 GiB or more";
+    case JJ_ERR_INCOMPLETE: return "the input ends inside a document";
     case JJ_ERR_COUNT: break;
     }
     return "unknown error";

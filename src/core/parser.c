@@ -92,3 +92,172 @@ bool jj_valid(jj_parser *p, const uint8_t *buf, size_t len) {
     jj_valid_facts facts;
     return jj_validate(p, buf, len, &facts) == JJ_OK;
 }
+
+/* ---- owned documents ---- */
+
+/* The string buffer is sized for the whole input, and most strings stay in the input:
+ * a kept document gives back the part it does not use when that part is large. The
+ * tape is kept whole (at most twice its use). */
+static uint8_t *jj_shrink(uint8_t *buf, size_t used, size_t *cap) {
+    if (used == 0 || *cap - used < used + ((size_t)64 << 10)) return buf;
+    uint8_t *fit = realloc(buf, used);
+    if (!fit) return buf;
+    *cap = used;
+    return fit;
+}
+
+void jj_parser_take_document(jj_parser *to, jj_parser *from) {
+    free(to->tape);
+    free(to->strings);
+    to->tape = from->tape;
+    to->tape_len = from->tape_len;
+    to->tape_cap = from->tape_cap;
+    to->max_depth = from->max_depth;
+    from->tape = NULL;
+    from->tape_len = from->tape_cap = 0;
+    to->strings = NULL;
+    to->strings_len = to->strings_cap = 0;
+    if (from->strings_len) { /* a parse that wrote no string keeps its buffer */
+        to->strings_cap = from->strings_cap;
+        to->strings = jj_shrink(from->strings, from->strings_len, &to->strings_cap);
+        to->strings_len = from->strings_len;
+        from->strings = NULL;
+        from->strings_len = from->strings_cap = 0;
+    }
+}
+
+void jj_doc_take(jj_parser *p, jj_doc *doc, const uint8_t *input, size_t len) {
+    jj_parser holder;
+    jj_parser_init(&holder);
+    jj_parser_take_document(&holder, p);
+    doc->tape = holder.tape;
+    doc->tape_len = holder.tape_len;
+    doc->strings = holder.strings;
+    doc->strings_len = holder.strings_len;
+    doc->max_depth = holder.max_depth;
+    doc->input = input;
+    doc->input_len = len;
+}
+
+void jj_doc_free(jj_doc *doc) {
+    free(doc->tape);
+    free(doc->strings);
+    memset(doc, 0, sizeof *doc);
+}
+
+/* ---- many documents in one buffer ---- */
+
+static int jj_is_space(uint8_t c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+/* Whether buf[at..len) is the start of a UTF-8 sequence that more bytes could finish. */
+static int jj_utf8_cut_short(const uint8_t *buf, size_t len, size_t at) {
+    uint8_t c = buf[at];
+    size_t need = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
+    if (!need || len - at >= need) return 0;
+    for (size_t k = at + 1; k < len; k++)
+        if ((buf[k] & 0xc0) != 0x80) return 0;
+    return 1;
+}
+
+/* The opening quote of the string that buf[0..len) ends inside (the caller knows it
+ * does). A scalar walk, taken only when a buffer ends inside a string. */
+static size_t jj_open_string_at(const uint8_t *buf, size_t len) {
+    size_t quote = 0;
+    int in_string = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (in_string) {
+            if (buf[i] == '\\') i++;
+            else if (buf[i] == '"') in_string = 0;
+        } else if (buf[i] == '"') {
+            in_string = 1;
+            quote = i;
+        }
+    }
+    return quote;
+}
+
+jj_error jj_many_start(jj_many *m, jj_parser *p, const uint8_t *buf, size_t len, unsigned flags) {
+    const jj_kernels *k = jj_kernels_active();
+    m->parser = p;
+    m->buf = buf;
+    m->len = len;
+    m->flags = flags;
+    m->next = 0;
+    m->scanned = len;
+    m->pending = JJ_OK;
+    m->pending_at = len;
+    jj_error err = jj_index(p, k, buf, len);
+    if (err != JJ_ERR_UTF8 && err != JJ_ERR_UNCLOSED_STRING) return err;
+    /* the documents before the bad bytes are still read: index up to them, and up to
+     * the opening quote when that cut lands inside a string */
+    m->pending = err;
+    m->pending_at = err == JJ_ERR_UTF8 ? p->error_offset : jj_open_string_at(buf, len);
+    m->scanned = m->pending_at;
+    err = jj_index(p, k, buf, m->scanned);
+    if (err == JJ_ERR_UNCLOSED_STRING) {
+        m->scanned = jj_open_string_at(buf, m->scanned);
+        err = jj_index(p, k, buf, m->scanned);
+    }
+    return err;
+}
+
+jj_error jj_many_next(jj_many *m, size_t *doc_start, size_t *doc_end) {
+    jj_parser *p = m->parser;
+    const uint8_t *buf = m->buf;
+    const uint32_t *index = p->index;
+    size_t n = p->index_len, first = m->next, e = first, depth = 0;
+    *doc_start = *doc_end = first < n ? index[first] : m->scanned;
+    if (first >= n) {
+        if (m->pending == JJ_OK) return jj_fail(p, JJ_ERR_EMPTY, m->len);
+        /* the bad bytes come where a document would start */
+        jj_error err = m->pending;
+        int short_input = err == JJ_ERR_UNCLOSED_STRING || jj_utf8_cut_short(buf, m->len, m->pending_at);
+        if (short_input && (m->flags & JJ_MANY_MORE_INPUT)) err = JJ_ERR_INCOMPLETE;
+        return jj_fail(p, err, m->pending_at);
+    }
+    do {
+        uint8_t c = buf[index[e++]];
+        if (c == '{' || c == '[') depth++;
+        else if ((c == '}' || c == ']') && depth) depth--;
+    } while (depth && e < n);
+    m->next = e;
+    size_t region_end = e < n ? index[e] : m->scanned;
+    int runs_to_end = e >= n;
+
+    /* parse [first, e) of the index as one document ending at region_end */
+    size_t count = e - first;
+    if (!jj_buffer_reserve((void **)&p->tape, &p->tape_cap, 2 * count + 2, sizeof *p->tape) ||
+        !jj_buffer_reserve((void **)&p->stack, &p->stack_cap, count + 1, sizeof *p->stack) ||
+        !jj_buffer_reserve((void **)&p->strings, &p->strings_cap, region_end - *doc_start + JJ_STRING_SLACK, 1))
+        return jj_fail(p, JJ_ERR_NOMEM, *doc_start);
+    uint32_t *whole = p->index;
+    size_t whole_len = p->index_len;
+    p->index += first;
+    p->index_len = count;
+    jj_error err = jj_kernels_active()->stage2(p, buf, region_end);
+    p->index = whole;
+    p->index_len = whole_len;
+    p->error = err;
+    size_t end = region_end;
+    while (end > *doc_start + 1 && jj_is_space(buf[end - 1])) end--;
+    *doc_end = end;
+    if (runs_to_end) {
+        /* a document cut by the end of what was indexed: more input may finish it. Every
+         * token but the last is followed by another, so an error before the last token
+         * is an error whatever comes next; a container that closed is complete. */
+        int open_end = depth > 0 || (count == 1 && buf[*doc_start] != '"' && end == m->scanned);
+        int cut = err != JJ_OK && open_end && p->error_offset >= index[n - 1];
+        if (cut && m->pending != JJ_OK) { /* it ran into bad bytes: those are the error */
+            err = m->pending;
+            p->error_offset = m->pending_at;
+            cut = err == JJ_ERR_UNCLOSED_STRING || jj_utf8_cut_short(buf, m->len, m->pending_at);
+        }
+        /* a number or word that touches the end may go on in the next bytes */
+        if (err == JJ_OK && m->pending == JJ_OK && end == m->len && depth == 0 && count == 1 &&
+            buf[*doc_start] != '"')
+            cut = 1;
+        if (cut && (m->flags & JJ_MANY_MORE_INPUT)) return jj_fail(p, JJ_ERR_INCOMPLETE, p->error_offset);
+        if (err != JJ_OK) return jj_fail(p, err, p->error_offset);
+    }
+    return err == JJ_OK ? JJ_OK : jj_fail(p, err, p->error_offset);
+}

@@ -35,7 +35,7 @@ typedef struct jj_table {
     size_t mask;      /* object: slot count - 1 */
 } jj_table;
 
-typedef struct jj_doc {
+typedef struct jj_lazy_doc {
     PyObject_HEAD
     jj_parser tape;        /* only tape, strings and max_depth are used: a lazy tape
                             * (jj_parse_lazy), whose raw entries are finished in place
@@ -49,17 +49,17 @@ typedef struct jj_doc {
     int finished;          /* no raw entry left in the whole tape */
     jj_state *st;          /* the module state of its types (lives as long as they do, and
                             * the document holds its type) */
-} jj_doc;
+} jj_lazy_doc;
 
 typedef struct jj_view {
     PyObject_HEAD
-    jj_doc *doc;
+    jj_lazy_doc *doc;
     size_t at; /* tape index of the OBJECT/ARRAY word */
 } jj_view;
 
 typedef struct jj_iter {
     PyObject_HEAD
-    jj_doc *doc;
+    jj_lazy_doc *doc;
     size_t pos;  /* tape index of the next element (or key) */
     size_t left; /* elements (pairs) still to give */
     int kind;    /* JJ_LT_ARRAY (elements), JJ_LT_KEYS, JJ_LT_VALUES, JJ_LT_ITEMS */
@@ -68,7 +68,7 @@ typedef struct jj_iter {
 static inline jj_state *jj_lazy_state(PyObject *self) {
     return (jj_state *)PyType_GetModuleState(Py_TYPE(self));
 }
-static inline size_t jj_count(const jj_doc *d, size_t at) { return (size_t)d->tape.tape[at + 1]; }
+static inline size_t jj_count(const jj_lazy_doc *d, size_t at) { return (size_t)d->tape.tape[at + 1]; }
 /* jj_lazy_state of a view, without PyType_GetModuleState's call. */
 static inline jj_state *jj_view_state(PyObject *self) { return ((jj_view *)self)->doc->st; }
 
@@ -76,19 +76,19 @@ static inline jj_state *jj_view_state(PyObject *self) { return ((jj_view *)self)
 PyObject *jj_parse_py(PyObject *module, PyObject *data);
 int jj_lazy_add_types(PyObject *module, jj_state *st);
 /* The value at tape index t: a view for a container, a Python object otherwise. */
-PyObject *jj_lazy_value(jj_state *st, jj_doc *doc, size_t t);
+PyObject *jj_lazy_value(jj_state *st, jj_lazy_doc *doc, size_t t);
 /* The scalar (string or number) at t as a Python object, finished first if raw. */
-PyObject *jj_lazy_scalar(jj_state *st, jj_doc *doc, size_t t);
+PyObject *jj_lazy_scalar(jj_state *st, jj_lazy_doc *doc, size_t t);
 /* The bytes of the key (a string entry) at t: finished first when its raw text has
  * escapes. NULL with MemoryError set when finishing could not allocate. */
-const uint8_t *jj_doc_key(jj_doc *d, size_t t, size_t *len);
+const uint8_t *jj_doc_key(jj_lazy_doc *d, size_t t, size_t *len);
 /* Every value at and below t as Python objects (what loads makes). */
-PyObject *jj_lazy_build(jj_state *st, jj_doc *doc, size_t t);
-PyObject *jj_new_view(jj_state *st, int type_slot, jj_doc *doc, size_t at);
+PyObject *jj_lazy_build(jj_state *st, jj_lazy_doc *doc, size_t t);
+PyObject *jj_new_view(jj_state *st, int type_slot, jj_lazy_doc *doc, size_t at);
 /* Tape index of the value of `key` in the object at `at` (first of duplicates), or 0. */
-size_t jj_object_find(jj_doc *doc, size_t at, const uint8_t *key, size_t len);
+size_t jj_object_find(jj_lazy_doc *doc, size_t at, const uint8_t *key, size_t len);
 /* Tape index of element i (< count) of the array at `at`. */
-size_t jj_array_element(jj_doc *doc, size_t at, size_t i);
+size_t jj_array_element(jj_lazy_doc *doc, size_t at, size_t i);
 /* The UTF-8 (WTF-8 for lone surrogates, as the tape holds them) of a str key. Sets
  * *bytes to a new reference when it had to make one. NULL with an exception set. */
 const char *jj_key_utf8(PyObject *key, Py_ssize_t *len, PyObject **bytes);
@@ -98,7 +98,7 @@ extern PyType_Spec jj_object_spec, jj_array_spec;
 
 /* lazy_iter.c */
 extern PyType_Spec jj_keys_spec, jj_values_spec, jj_items_spec, jj_iter_spec;
-PyObject *jj_new_iter(jj_state *st, jj_doc *doc, size_t at, int kind);
+PyObject *jj_new_iter(jj_state *st, jj_lazy_doc *doc, size_t at, int kind);
 PyObject *jj_new_dict_view(jj_state *st, jj_view *of, int kind);
 
 #endif

@@ -13,21 +13,21 @@
 
 /* ---- values ---- */
 
-PyObject *jj_new_view(jj_state *st, int type_slot, jj_doc *doc, size_t at) {
+PyObject *jj_new_view(jj_state *st, int type_slot, jj_lazy_doc *doc, size_t at) {
     jj_view *v = PyObject_New(jj_view, (PyTypeObject *)st->lazy_types[type_slot]);
     if (!v) return NULL;
-    v->doc = (jj_doc *)Py_NewRef((PyObject *)doc);
+    v->doc = (jj_lazy_doc *)Py_NewRef((PyObject *)doc);
     v->at = at;
     return (PyObject *)v;
 }
 
-PyObject *jj_lazy_scalar(jj_state *st, jj_doc *doc, size_t t) {
+PyObject *jj_lazy_scalar(jj_state *st, jj_lazy_doc *doc, size_t t) {
     if (jj_tape_is_raw(doc->tape.tape, t) && jj_lazy_finish(&doc->tape, doc->input, doc->input_len, t) != JJ_OK)
         return PyErr_NoMemory();
     return jj_build_value_at(st, &doc->tape, doc->input, t);
 }
 
-PyObject *jj_lazy_value(jj_state *st, jj_doc *doc, size_t t) {
+PyObject *jj_lazy_value(jj_state *st, jj_lazy_doc *doc, size_t t) {
     switch (jj_tape_type(doc->tape.tape[t])) {
     case JJ_OBJECT: return jj_new_view(st, JJ_LT_OBJECT, doc, t);
     case JJ_ARRAY: return jj_new_view(st, JJ_LT_ARRAY, doc, t);
@@ -35,7 +35,7 @@ PyObject *jj_lazy_value(jj_state *st, jj_doc *doc, size_t t) {
     }
 }
 
-PyObject *jj_lazy_build(jj_state *st, jj_doc *doc, size_t t) {
+PyObject *jj_lazy_build(jj_state *st, jj_lazy_doc *doc, size_t t) {
     if (!doc->finished) {
         /* everything below t, finished once (the whole document when t is the root) */
         if (jj_lazy_finish_range(&doc->tape, doc->input, doc->input_len, t, jj_tape_skip(doc->tape.tape, t)) != JJ_OK)
@@ -65,7 +65,7 @@ static inline uint64_t jj_hash_bytes(const uint8_t *s, size_t len) {
 }
 
 /* A key's bytes: a raw key without escapes is its own text already. */
-const uint8_t *jj_doc_key(jj_doc *d, size_t t, size_t *len) {
+const uint8_t *jj_doc_key(jj_lazy_doc *d, size_t t, size_t *len) {
     uint64_t w = d->tape.tape[t];
     if (__builtin_expect((jj_tape_str_flags(w) & (JJ_STR_RAW | JJ_STR_ESCAPED)) == (JJ_STR_RAW | JJ_STR_ESCAPED), 0)) {
         if (jj_lazy_finish(&d->tape, d->input, d->input_len, t) != JJ_OK) {
@@ -80,7 +80,7 @@ const uint8_t *jj_doc_key(jj_doc *d, size_t t, size_t *len) {
 
 /* The table entry of a container: found, or (create) made; NULL when absent, or when
  * memory is short (the callers then just scan). */
-static jj_table *jj_table_of(jj_doc *d, size_t container, int create) {
+static jj_table *jj_table_of(jj_lazy_doc *d, size_t container, int create) {
     if (!d->tables && !create) return NULL;
     if (create && (!d->tables || (d->tables_used + 1) * 2 > d->tables_mask + 1)) {
         size_t cap = d->tables ? (d->tables_mask + 1) * 2 : 16;
@@ -109,7 +109,7 @@ static jj_table *jj_table_of(jj_doc *d, size_t container, int create) {
 }
 
 /* -1 with an exception set when a key could not be finished. */
-static int jj_build_object_table(jj_doc *d, jj_table *tb, size_t at) {
+static int jj_build_object_table(jj_lazy_doc *d, jj_table *tb, size_t at) {
     size_t n = jj_count(d, at), cap = 32;
     while (cap < 2 * n) cap *= 2;
     size_t *slots = PyMem_Calloc(cap, sizeof *slots);
@@ -134,7 +134,7 @@ static int jj_build_object_table(jj_doc *d, jj_table *tb, size_t at) {
     return 0;
 }
 
-size_t jj_object_find(jj_doc *d, size_t at, const uint8_t *key, size_t len) {
+size_t jj_object_find(jj_lazy_doc *d, size_t at, const uint8_t *key, size_t len) {
     size_t n = jj_count(d, at);
     jj_table *tb = n > JJ_SCAN_ONLY ? jj_table_of(d, at, 0) : NULL;
     if (tb && tb->slots) {
@@ -179,7 +179,7 @@ size_t jj_object_find(jj_doc *d, size_t at, const uint8_t *key, size_t len) {
     return found;
 }
 
-static void jj_build_array_table(jj_doc *d, jj_table *tb, size_t at) {
+static void jj_build_array_table(jj_lazy_doc *d, jj_table *tb, size_t at) {
     size_t n = jj_count(d, at);
     size_t *slots = PyMem_Malloc(n * sizeof *slots);
     if (!slots) return;
@@ -188,7 +188,7 @@ static void jj_build_array_table(jj_doc *d, jj_table *tb, size_t at) {
     tb->slots = slots;
 }
 
-size_t jj_array_element(jj_doc *d, size_t at, size_t i) {
+size_t jj_array_element(jj_lazy_doc *d, size_t at, size_t i) {
     size_t n = jj_count(d, at);
     jj_table *tb = n > JJ_SCAN_ONLY && i > JJ_SCAN_ONLY ? jj_table_of(d, at, 1) : NULL;
     if (tb && tb->slots) return tb->slots[i];
@@ -220,13 +220,13 @@ const char *jj_key_utf8(PyObject *key, Py_ssize_t *len, PyObject **bytes) {
 /* ---- the document type ---- */
 
 static int jj_doc_traverse(PyObject *self, visitproc visit, void *arg) {
-    Py_VISIT(((jj_doc *)self)->owner);
+    Py_VISIT(((jj_lazy_doc *)self)->owner);
     Py_VISIT(Py_TYPE(self));
     return 0;
 }
 
 static void jj_doc_dealloc(PyObject *self) {
-    jj_doc *d = (jj_doc *)self;
+    jj_lazy_doc *d = (jj_lazy_doc *)self;
     PyTypeObject *type = Py_TYPE(self);
     PyObject_GC_UnTrack(self);
     Py_CLEAR(d->owner);
@@ -263,29 +263,17 @@ static PyType_Slot jj_doc_slots[] = {
 
 static PyType_Spec jj_doc_spec = {
     .name = "jetjson._jetjson.Document",
-    .basicsize = sizeof(jj_doc),
+    .basicsize = sizeof(jj_lazy_doc),
     .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_DISALLOW_INSTANTIATION |
              Py_TPFLAGS_IMMUTABLETYPE,
     .slots = jj_doc_slots,
 };
 
-/* Shrinks the string buffer taken from the thread parser when most of it is unused (it
- * is sized for the whole input, and most strings stay in the input). The tape is kept
- * whole (at most twice its use): when the document dies it goes back to the thread's
- * parser, and growing it again there would copy it. */
-static void *jj_fit(void *buf, size_t used, size_t *cap) {
-    if (used == 0 || *cap - used < used + ((size_t)64 << 10)) return buf;
-    void *fitted = realloc(buf, used);
-    if (!fitted) return buf;
-    *cap = used;
-    return fitted;
-}
-
 /* An empty document, made before the parse: allocating a GC object may run a collection
  * and so any Python code (finalizers), which could parse on this thread and overwrite
  * the thread parser's tape between our parse and the moment the document takes it. */
-static jj_doc *jj_doc_new(jj_state *st) {
-    jj_doc *d = PyObject_GC_New(jj_doc, (PyTypeObject *)st->lazy_types[JJ_LT_DOCUMENT]);
+static jj_lazy_doc *jj_doc_new(jj_state *st) {
+    jj_lazy_doc *d = PyObject_GC_New(jj_lazy_doc, (PyTypeObject *)st->lazy_types[JJ_LT_DOCUMENT]);
     if (!d) return NULL;
     jj_parser_init(&d->tape);
     d->input = NULL;
@@ -302,21 +290,8 @@ static jj_doc *jj_doc_new(jj_state *st) {
 /* The document takes over the tape just filled in tp (tp allocates again next time),
  * the string buffer only when the parse used it (jj_parse_lazy leaves it empty but for
  * inputs it hands to jj_parse), and the scratch when the input was transcoded there. */
-static void jj_doc_take(jj_doc *d, jj_thread_parser *tp, const uint8_t *buf, size_t len) {
-    jj_parser *p = &tp->parser;
-    d->tape.tape = p->tape;
-    d->tape.tape_cap = p->tape_cap;
-    d->tape.tape_len = p->tape_len;
-    d->tape.max_depth = p->max_depth;
-    p->tape = NULL;
-    p->tape_len = p->tape_cap = 0;
-    if (p->strings_len) {
-        d->tape.strings_cap = p->strings_cap;
-        d->tape.strings = jj_fit(p->strings, p->strings_len, &d->tape.strings_cap);
-        d->tape.strings_len = p->strings_len;
-        p->strings = NULL;
-        p->strings_len = p->strings_cap = 0;
-    }
+static void jj_lazy_doc_take(jj_lazy_doc *d, jj_thread_parser *tp, const uint8_t *buf, size_t len) {
+    jj_parser_take_document(&d->tape, &tp->parser);
     if (!d->copy && !d->owner) {
         d->copy = tp->scratch;
         tp->scratch = NULL;
@@ -345,7 +320,7 @@ static PyObject *jj_parse_data(jj_state *st, PyObject *data, PyObject *for_json)
     jj_thread_parser *tp = jj_thread_parser_get();
     if (!tp) return PyErr_NoMemory();
     /* first, as making it may run Python code that uses this thread's parser or scratch */
-    jj_doc *doc = jj_doc_new(st);
+    jj_lazy_doc *doc = jj_doc_new(st);
     if (!doc) return NULL;
     PyObject *result = NULL;
     jj_input in;
@@ -385,7 +360,7 @@ static PyObject *jj_parse_data(jj_state *st, PyObject *data, PyObject *for_json)
         }
     } else {
         int root = jj_tape_type(p->tape[0]) == JJ_OBJECT ? JJ_LT_OBJECT : JJ_LT_ARRAY;
-        jj_doc_take(doc, tp, in.buf, in.len);
+        jj_lazy_doc_take(doc, tp, in.buf, in.len);
         result = jj_new_view(st, root, doc, 0);
     }
 done:

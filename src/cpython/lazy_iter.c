@@ -4,10 +4,10 @@
 
 /* ---- iterator ---- */
 
-PyObject *jj_new_iter(jj_state *st, jj_doc *doc, size_t at, int kind) {
+PyObject *jj_new_iter(jj_state *st, jj_lazy_doc *doc, size_t at, int kind) {
     jj_iter *it = PyObject_New(jj_iter, (PyTypeObject *)st->lazy_types[JJ_LT_ITER]);
     if (!it) return NULL;
-    it->doc = (jj_doc *)Py_NewRef((PyObject *)doc);
+    it->doc = (jj_lazy_doc *)Py_NewRef((PyObject *)doc);
     it->pos = at + 2;
     it->left = jj_count(doc, at);
     it->kind = kind;

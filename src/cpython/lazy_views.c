@@ -49,7 +49,7 @@ static PyObject *jj_view_build(PyObject *self, PyObject *unused) {
 /* jj_pointer_resolve (pointer.h) over a lazy tape: keys are read with jj_doc_key, which
  * finishes those still escaped. JJ_PTR_OK with *found, another status with *failed_at,
  * or -1 with an exception set. */
-static int jj_doc_resolve(jj_doc *d, size_t start, const char *ptr, size_t len, size_t *found,
+static int jj_doc_resolve(jj_lazy_doc *d, size_t start, const char *ptr, size_t len, size_t *found,
                           size_t *failed_at) {
     jj_pointer_status st = jj_pointer_check(ptr, len, failed_at);
     if (st != JJ_PTR_OK) return (int)st;

@@ -107,12 +107,12 @@ static void jj_raise_not_found(const jj_ptr_arg *a, jj_pointer_status st, size_t
 /* ---- documents ---- */
 
 /* A parsed document: the parse lives in tp->parser, its bytes at in.buf. */
-typedef struct jj_doc {
+typedef struct jj_path_doc {
     jj_thread_parser *tp;
     jj_input in;
     PyObject *decoded; /* the text of UTF-16/32 or BOM input, decoded the way json does */
     int opened;
-} jj_doc;
+} jj_path_doc;
 
 /* Raises what json.loads raises for data (the engine refused it). */
 static void jj_raise_like_json(jj_state *st, PyObject *data, int count) {
@@ -124,7 +124,7 @@ static void jj_raise_like_json(jj_state *st, PyObject *data, int count) {
 }
 
 /* Opens data as loads reads it. 0, or -1 with an exception. */
-static int jj_doc_open(jj_state *st, PyObject *data, jj_doc *d) {
+static int jj_doc_open(jj_state *st, PyObject *data, jj_path_doc *d) {
     d->decoded = NULL;
     d->opened = 0;
     d->tp = jj_thread_parser_get();
@@ -150,7 +150,7 @@ static int jj_doc_open(jj_state *st, PyObject *data, jj_doc *d) {
 }
 
 /* Parses an opened document. 0, or -1 with an exception (json's for invalid input). */
-static int jj_doc_parse_opened(jj_state *st, PyObject *data, jj_doc *d) {
+static int jj_doc_parse_opened(jj_state *st, PyObject *data, jj_path_doc *d) {
     if (jj_parse(&d->tp->parser, d->in.buf, d->in.len) == JJ_OK) return 0;
     PyObject *text = d->decoded ? d->decoded : PyUnicode_Check(data) ? data : NULL;
     if (jj_raise_refusal(st, d->in.buf, d->in.len, text, d->tp->parser.error) > 0)
@@ -158,18 +158,18 @@ static int jj_doc_parse_opened(jj_state *st, PyObject *data, jj_doc *d) {
     return -1;
 }
 
-static int jj_doc_parse(jj_state *st, PyObject *data, jj_doc *d) {
+static int jj_doc_parse(jj_state *st, PyObject *data, jj_path_doc *d) {
     return jj_doc_open(st, data, d) < 0 ? -1 : jj_doc_parse_opened(st, data, d);
 }
 
-static void jj_doc_close(jj_doc *d) {
+static void jj_doc_close(jj_path_doc *d) {
     if (d->opened) jj_input_close(&d->in);
     Py_CLEAR(d->decoded);
     if (d->tp) jj_thread_parser_trim(d->tp);
 }
 
 /* The value at tape index t of the parse of `input` (the caller has paused the GC). */
-static PyObject *jj_doc_value(jj_state *st, const jj_doc *d, const uint8_t *input, size_t t) {
+static PyObject *jj_doc_value(jj_state *st, const jj_path_doc *d, const uint8_t *input, size_t t) {
     return jj_build_value_at(st, &d->tp->parser, input, t);
 }
 
@@ -206,7 +206,7 @@ static PyObject *jj_missing(const jj_ptr_arg *a, int status, size_t failed_at, P
 }
 
 /* The values at n pointers of a parsed document, as a new list. */
-static PyObject *jj_lookup_parsed(jj_state *st, const jj_doc *d, const jj_ptr_arg *ptrs, Py_ssize_t n,
+static PyObject *jj_lookup_parsed(jj_state *st, const jj_path_doc *d, const jj_ptr_arg *ptrs, Py_ssize_t n,
                                   PyObject *dflt) {
     PyObject *result = PyList_New(n);
     for (Py_ssize_t i = 0; result && i < n; i++) {
@@ -230,7 +230,7 @@ typedef struct jj_span {
 /* validate=False: stage 1 only, each pointer followed on its index, then only the bytes
  * of each value found are parsed. Sets *to_parse (returning NULL, no exception) when
  * the input turns out malformed, so that the validating path gives json's error. */
-static PyObject *jj_lookup_trusted(jj_state *st, const jj_doc *d, const jj_ptr_arg *ptrs, Py_ssize_t n,
+static PyObject *jj_lookup_trusted(jj_state *st, const jj_path_doc *d, const jj_ptr_arg *ptrs, Py_ssize_t n,
                                    PyObject *dflt, int *to_parse) {
     jj_parser *p = &d->tp->parser;
     PyObject *result = NULL;
@@ -276,7 +276,7 @@ static PyObject *jj_lookup_trusted(jj_state *st, const jj_doc *d, const jj_ptr_a
 /* The list of values at n pointers of data. */
 static PyObject *jj_lookup(jj_state *st, PyObject *data, const jj_ptr_arg *ptrs, Py_ssize_t n, PyObject *dflt,
                            int validate) {
-    jj_doc d = {NULL, {0}, NULL, 0};
+    jj_path_doc d = {NULL, {0}, NULL, 0};
     PyObject *result = NULL;
     int to_parse = 1;
     /* Results and errors are allocated between the parse and the last read of its tape;
@@ -385,7 +385,7 @@ static PyObject *jj_value_text(jj_state *st, jj_thread_parser *tp, PyObject *val
 
 /* Locates the pointer for an edit; raises for targets that do not exist (a NEW_*
  * target counts as missing unless `adding`). */
-static int jj_edit_target_of(const jj_doc *d, const jj_ptr_arg *a, int adding, jj_edit_target *e) {
+static int jj_edit_target_of(const jj_path_doc *d, const jj_ptr_arg *a, int adding, jj_edit_target *e) {
     size_t failed_at = 0;
     jj_pointer_status ps = jj_edit_locate(&d->tp->parser, d->in.buf, d->in.len, a->s, a->len, e, &failed_at);
     if (ps == JJ_PTR_OK && (adding || e->kind == JJ_EDIT_VALUE)) return 0;
@@ -403,7 +403,7 @@ PyObject *jj_set_path(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     jj_state *st = PyModule_GetState(module);
     PyObject *result = NULL, *text = NULL;
     jj_ptr_arg a = {NULL, NULL, NULL, 0};
-    jj_doc d = {NULL, {0}, NULL, 0};
+    jj_path_doc d = {NULL, {0}, NULL, 0};
     uint8_t *key = NULL;
     size_t lead = 0, vlen = 0, klen = 0;
     jj_edit_target e;
@@ -460,7 +460,7 @@ PyObject *jj_delete_path(PyObject *module, PyObject *const *args, Py_ssize_t nar
     jj_state *st = PyModule_GetState(module);
     PyObject *result = NULL;
     jj_ptr_arg a = {NULL, NULL, NULL, 0};
-    jj_doc d = {NULL, {0}, NULL, 0};
+    jj_path_doc d = {NULL, {0}, NULL, 0};
     jj_edit_target e;
     if (nargs != 2) {
         PyErr_Format(PyExc_TypeError, "delete_path() takes 2 positional arguments (%zd given)", nargs);

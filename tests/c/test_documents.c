@@ -1,0 +1,211 @@
+/* Owned documents (jj_doc_take) and many documents in one buffer (jj_many_*): every
+ * document jj_many_next gives must be what jj_parse gives for its text alone, rendered
+ * back to canonical text; cuts at every offset give documents, then EMPTY or INCOMPLETE
+ * (with JJ_MANY_MORE_INPUT), never an error for valid input. */
+#include <inttypes.h>
+
+#include "test_util.h"
+
+typedef struct text {
+    char *s;
+    size_t len, cap;
+} text;
+
+static void put(text *t, const void *p, size_t n) {
+    if (t->len + n + 1 > t->cap) {
+        t->cap = (t->len + n + 1) * 2;
+        t->s = realloc(t->s, t->cap);
+        if (!t->s) abort();
+    }
+    memcpy(t->s + t->len, p, n);
+    t->len += n;
+    t->s[t->len] = 0;
+}
+
+static void putf(text *t, const char *fmt, uint64_t bits, int kind) {
+    char tmp[64];
+    int n = 0;
+    if (kind == 0) n = snprintf(tmp, sizeof tmp, fmt, (long long)(int64_t)bits);
+    else if (kind == 1) n = snprintf(tmp, sizeof tmp, fmt, (unsigned long long)bits);
+    else {
+        double d;
+        memcpy(&d, &bits, 8);
+        n = snprintf(tmp, sizeof tmp, fmt, d);
+    }
+    put(t, tmp, (size_t)n);
+}
+
+/* The document as canonical text: independent of where its strings live. */
+static void render(const uint64_t *tape, size_t tape_len, const uint8_t *strings, const uint8_t *input, text *out) {
+    for (size_t t = 0; t < tape_len;) {
+        uint64_t w = tape[t];
+        switch (jj_tape_type(w)) {
+        case JJ_NULL: put(out, "n ", 2); t++; break;
+        case JJ_TRUE: put(out, "t ", 2); t++; break;
+        case JJ_FALSE: put(out, "f ", 2); t++; break;
+        case JJ_INT64: putf(out, "i%lld ", tape[t + 1], 0); t += 2; break;
+        case JJ_UINT64: putf(out, "u%llu ", tape[t + 1], 1); t += 2; break;
+        case JJ_DOUBLE: putf(out, "d%.17g ", tape[t + 1], 2); t += 2; break;
+        case JJ_BIGINT:
+            put(out, "b", 1);
+            put(out, input + jj_tape_payload(w), (size_t)tape[t + 1]);
+            put(out, " ", 1);
+            t += 2;
+            break;
+        case JJ_STRING: {
+            const uint8_t *s = (jj_tape_str_flags(w) & JJ_STR_IN_INPUT ? input : strings) + jj_tape_str_offset(w);
+            put(out, "\"", 1);
+            put(out, s, jj_tape_str_bytes(tape[t + 1]));
+            putf(out, "\"%llu ", (uint64_t)jj_tape_str_chars(tape[t + 1]), 1);
+            t += 2;
+            break;
+        }
+        case JJ_OBJECT: putf(out, "{%llu ", tape[t + 1], 1); t += 2; break;
+        case JJ_ARRAY: putf(out, "[%llu ", tape[t + 1], 1); t += 2; break;
+        case JJ_END: put(out, "} ", 2); t++; break;
+        default: put(out, "? ", 2); t++; break;
+        }
+    }
+}
+
+/* What jj_parse makes of buf[start, end) alone. */
+static jj_error render_alone(const uint8_t *buf, size_t start, size_t end, text *out) {
+    jj_parser p;
+    jj_parser_init(&p);
+    uint8_t *copy = malloc(end - start + 1);
+    memcpy(copy, buf + start, end - start);
+    jj_error err = jj_parse(&p, copy, end - start);
+    if (err == JJ_OK) render(p.tape, p.tape_len, p.strings, copy, out);
+    free(copy);
+    jj_parser_free(&p);
+    return err;
+}
+
+static const char *const DOCS[] = {
+    "{\"a\": [1, 2.5, -3e10, true, false, null], \"b\": \"esc\\u00e9\\n\"}",
+    "[]", "{}", "12345678901234567890123", "\"lone\"", "-0.0", "[[[[\"deep\"]]]]",
+    "{\"k\": {\"k\": {\"k\": \"\\ud83d\\ude00\"}}}", "true", "NaN", "[1,2,3,4,5,6,7,8,9,10,11]",
+    "\"caf\xc3\xa9\"", "null", "18446744073709551615", "-Infinity", "[\"x\",{\"y\":[]}]",
+};
+#define NDOCS (sizeof DOCS / sizeof *DOCS)
+static const char *const SEPS[] = {"\n", " ", "\r\n", "\t\n ", "\n\n"};
+
+/* The documents of a stream made of DOCS with separators, checked against jj_parse. */
+static void test_stream(int glue) {
+    text buf = {0};
+    size_t starts[NDOCS], ends[NDOCS];
+    for (size_t i = 0; i < NDOCS; i++) {
+        /* containers may follow each other with nothing between; scalars need a separator */
+        const char *sep = glue && i && (DOCS[i][0] == '[' || DOCS[i][0] == '{') &&
+                                  (DOCS[i - 1][0] == '[' || DOCS[i - 1][0] == '{' || DOCS[i - 1][0] == '"')
+                              ? "" : SEPS[i % 5];
+        put(&buf, sep, strlen(sep));
+        starts[i] = buf.len;
+        put(&buf, DOCS[i], strlen(DOCS[i]));
+        ends[i] = buf.len;
+    }
+    put(&buf, "\n", 1);
+    const uint8_t *b = (const uint8_t *)buf.s;
+    jj_parser p;
+    jj_parser_init(&p);
+    jj_many m;
+    CHECK(jj_many_start(&m, &p, b, buf.len, 0) == JJ_OK, "start");
+    for (size_t i = 0; i < NDOCS; i++) {
+        size_t s, e;
+        jj_error err = jj_many_next(&m, &s, &e);
+        CHECK(err == JJ_OK, "doc %zu: error %s at %zu", i, jj_error_name(err), p.error_offset);
+        CHECK(s == starts[i] && e == ends[i], "doc %zu: [%zu,%zu) expected [%zu,%zu)", i, s, e, starts[i], ends[i]);
+        if (err != JJ_OK) continue;
+        text got = {0}, exp = {0};
+        render(p.tape, p.tape_len, p.strings, b, &got);
+        CHECK(render_alone(b, starts[i], ends[i], &exp) == JJ_OK, "alone %zu", i);
+        CHECK(got.len == exp.len && memcmp(got.s, exp.s, got.len) == 0, "doc %zu: %s != %s", i, got.s, exp.s);
+        free(got.s);
+        free(exp.s);
+    }
+    size_t s, e;
+    CHECK(jj_many_next(&m, &s, &e) == JJ_ERR_EMPTY, "end of the stream");
+
+    /* every cut of the stream: the documents before it, then EMPTY or INCOMPLETE */
+    for (size_t cut = 0; cut <= buf.len; cut++) {
+        { jj_error se = jj_many_start(&m, &p, b, cut, JJ_MANY_MORE_INPUT); CHECK(se == JJ_OK, "start cut %zu: %s", cut, jj_error_name(se)); }
+        size_t whole = 0;
+        while (whole < NDOCS && ends[whole] < cut) whole++; /* ends strictly before the cut */
+        jj_error err = JJ_OK;
+        size_t got = 0;
+        while ((err = jj_many_next(&m, &s, &e)) == JJ_OK) got++;
+        CHECK(err == JJ_ERR_EMPTY || err == JJ_ERR_INCOMPLETE, "cut %zu: %s at %zu", cut, jj_error_name(err), p.error_offset);
+        /* a container or string ending right at the cut is complete; a number or word is not */
+        CHECK(got == whole || got == whole + 1, "cut %zu: %zu documents, expected %zu", cut, got, whole);
+        if (err == JJ_ERR_INCOMPLETE) CHECK(s >= (whole ? ends[whole - 1] : 0), "cut %zu: incomplete start %zu", cut, s);
+        /* without the flag the end is the end: no INCOMPLETE */
+        CHECK(jj_many_start(&m, &p, b, cut, 0) == JJ_OK, "start cut final");
+        while ((err = jj_many_next(&m, &s, &e)) == JJ_OK) {}
+        CHECK(err != JJ_ERR_INCOMPLETE, "cut %zu without more input: incomplete", cut);
+    }
+    jj_parser_free(&p);
+    free(buf.s);
+}
+
+static void test_bad_documents(void) {
+    jj_parser p;
+    jj_parser_init(&p);
+    jj_many m;
+    size_t s, e;
+    const char *in = "[1] [2,] {\"a\":3}\n[\"\xff\"] 4";
+    const uint8_t *b = (const uint8_t *)in;
+    CHECK(jj_many_start(&m, &p, b, strlen(in), 0) == JJ_OK, "start");
+    CHECK(jj_many_next(&m, &s, &e) == JJ_OK && s == 0 && e == 3, "first");
+    jj_error err = jj_many_next(&m, &s, &e);
+    CHECK(err != JJ_OK && err != JJ_ERR_INCOMPLETE && s == 4, "second is malformed: %s", jj_error_name(err));
+    CHECK(jj_many_next(&m, &s, &e) == JJ_OK && s == 9 && e == 16, "third after the bad one: [%zu,%zu)", s, e);
+    err = jj_many_next(&m, &s, &e);
+    CHECK(err == JJ_ERR_UTF8 && p.error_offset == 19, "fourth: %s at %zu", jj_error_name(err), p.error_offset);
+
+    /* an unclosed string at the end: incomplete with more input to come, else an error */
+    in = "{\"a\":1} {\"b\":\"abc";
+    b = (const uint8_t *)in;
+    CHECK(jj_many_start(&m, &p, b, strlen(in), JJ_MANY_MORE_INPUT) == JJ_OK, "start");
+    CHECK(jj_many_next(&m, &s, &e) == JJ_OK, "before the cut");
+    CHECK(jj_many_next(&m, &s, &e) == JJ_ERR_INCOMPLETE && s == 8, "unclosed string, more to come");
+    CHECK(jj_many_start(&m, &p, b, strlen(in), 0) == JJ_OK, "start");
+    CHECK(jj_many_next(&m, &s, &e) == JJ_OK, "before the cut");
+    CHECK(jj_many_next(&m, &s, &e) == JJ_ERR_UNCLOSED_STRING, "unclosed string at the end");
+    /* a UTF-8 sequence cut by the end of a chunk */
+    in = "[1] [\"\xc3";
+    b = (const uint8_t *)in;
+    CHECK(jj_many_start(&m, &p, b, strlen(in), JJ_MANY_MORE_INPUT) == JJ_OK, "start");
+    CHECK(jj_many_next(&m, &s, &e) == JJ_OK, "before the cut");
+    CHECK(jj_many_next(&m, &s, &e) == JJ_ERR_INCOMPLETE, "cut UTF-8 sequence");
+    jj_parser_free(&p);
+}
+
+static void test_owned_document(void) {
+    jj_parser p;
+    jj_parser_init(&p);
+    const char *first = "{\"k\": [\"a\\nb\", 1.5, 7]}";
+    const char *second = "[\"other\\t\", 2]";
+    CHECK(jj_parse(&p, (const uint8_t *)first, strlen(first)) == JJ_OK, "parse");
+    text before = {0}, after = {0};
+    render(p.tape, p.tape_len, p.strings, (const uint8_t *)first, &before);
+    jj_doc doc;
+    jj_doc_take(&p, &doc, (const uint8_t *)first, strlen(first));
+    CHECK(p.tape == NULL && p.tape_len == 0, "the parser gave its tape away");
+    CHECK(jj_parse(&p, (const uint8_t *)second, strlen(second)) == JJ_OK, "the parser parses again");
+    render(doc.tape, doc.tape_len, doc.strings, doc.input, &after);
+    CHECK(before.len == after.len && memcmp(before.s, after.s, before.len) == 0, "taken doc unchanged: %s", after.s);
+    CHECK(doc.max_depth == 2, "depth %zu", doc.max_depth);
+    jj_doc_free(&doc);
+    CHECK(doc.tape == NULL && doc.strings == NULL, "freed");
+    free(before.s);
+    free(after.s);
+    jj_parser_free(&p);
+}
+
+int main(void) {
+    test_stream(0);
+    test_stream(1);
+    test_bad_documents();
+    test_owned_document();
+    return jj_test_report();
+}
