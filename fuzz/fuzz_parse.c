@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine_internal.h"
 #include "jetjson.h"
 
 static int same_result(const jj_parser *a, jj_error ea, const jj_parser *b, jj_error eb) {

@@ -8,9 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "edit.h"
-#include "pointer.h"
-#include "skim.h"
+#include "jetjson_paths.h"
 
 /* Edits buf as the target says and parses the result. */
 static int edited_parses(jj_parser *q, const uint8_t *buf, size_t len, const jj_edit_target *e, int del) {

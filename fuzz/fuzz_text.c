@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine_internal.h"
 #include "jetjson.h"
 
 static int is_simple(jj_type t) { return t == JJ_NULL || t == JJ_TRUE || t == JJ_FALSE || t == JJ_END; }

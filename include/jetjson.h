@@ -329,64 +329,13 @@ typedef struct jj_number {
  * value of the decimal text (as Python's float() gives), inf when it overflows. */
 const uint8_t *jj_parse_number(const uint8_t *p, const uint8_t *end, jj_number *out);
 
-/* ---- Kernels and dispatch ---------------------------------------------------------- */
-/* What a string scan learned about the bytes it passed. */
-typedef struct jj_str_scan {
-    unsigned seen;          /* JJ_SCAN_NON_ASCII | JJ_STR_WIDE2 | JJ_STR_WIDE4 */
-    uint32_t continuations; /* UTF-8 continuation bytes (10xxxxxx) */
-} jj_str_scan;
-#define JJ_SCAN_NON_ASCII 0x80u
-
-typedef struct jj_kernels {
-    const char *name; /* "scalar", "sse42", "avx2", "neon" */
-    /* Stage 1: writes the positions of structural characters ({}[]:, the opening quote
-     * of each string, the first byte of each other token) to out (room for len + 64
-     * entries: whole groups of entries are written), and validates UTF-8. Returns the count, or sets *err and *err_off. */
-    size_t (*stage1)(const uint8_t *buf, size_t len, uint32_t *out, jj_error *err,
-                     size_t *err_off);
-    /* Returns the offset from p of the first '"', '\\' or byte < 0x20 in [p, end), or
-     * end - p when there is none; adds what it learned of the bytes passed to *info. */
-    size_t (*scan_string)(const uint8_t *p, const uint8_t *end, jj_str_scan *info);
-    /* Stage 2: walks the index of jj_parser into its tape (buffers sized by the caller). */
-    jj_error (*stage2)(jj_parser *p, const uint8_t *buf, size_t len);
-    /* Minify: copies buf[0..len) to out (room for len bytes, not overlapping buf)
-     * without the whitespace outside strings; returns the bytes written. Sets
-     * *unterminated when the input ends inside a string. Validates nothing else. */
-    size_t (*minify)(const uint8_t *buf, size_t len, uint8_t *out, int *unterminated);
-    /* Validation's stage 2: the grammar walk of stage2 over jj_parser's index, without
-     * a tape (stack sized by the caller); sets p->error_offset on error. */
-    jj_error (*validate)(jj_parser *p, const uint8_t *buf, size_t len, jj_valid_facts *facts);
-    /* Lazy parse, stage 1: stage1's index (identical positions) for len < 2^31, where the
-     * opening quote of a string whose text has a backslash gets bit 31 set; it also
-     * checks what stage 2 would check inside strings (no control byte, every escape
-     * well formed), reporting a failure as some error at some offset. */
-    size_t (*stage1_lazy)(const uint8_t *buf, size_t len, uint32_t *out, jj_error *err,
-                          size_t *err_off);
-    /* Lazy parse, stage 2: stage2's grammar walk over stage1_lazy's index into a lazy
-     * tape (see jj_parse_lazy); tape (2 words per index entry) and stack (2 per entry)
-     * sized by the caller, and the input length written after the last index entry. */
-    jj_error (*stage2_lazy)(jj_parser *p, const uint8_t *buf, size_t len);
-    /* Finishes the raw string whose tape words are w (see jj_lazy_finish): the string
-     * buffer has room for its raw length + JJ_STRING_SLACK past strings_len. */
-    jj_error (*finish_string)(jj_parser *p, const uint8_t *buf, size_t len, uint64_t *w);
-} jj_kernels;
-
-/* The kernels chosen for this machine (once, thread-safe); JETJSON_FORCE_ISA overrides. */
-const jj_kernels *jj_kernels_active(void);
-/* The kernels of one ISA by name, or NULL when unknown or unsupported here. */
-const jj_kernels *jj_kernels_by_name(const char *name);
-/* Every kernel set this machine can run, NULL-terminated (scalar first). */
-const jj_kernels *const *jj_kernels_all(void);
-/* Parses with an explicit kernel set (tests and fuzzers compare ISAs with it). */
-jj_error jj_parse_with(jj_parser *p, const jj_kernels *k, const uint8_t *buf, size_t len);
-/* jj_validate with an explicit kernel set. */
-jj_error jj_validate_with(jj_parser *p, const jj_kernels *k, const uint8_t *buf, size_t len,
-                          jj_valid_facts *facts);
-/* jj_parse_lazy with an explicit kernel set (also used by its finishing). */
-jj_error jj_parse_lazy_with(jj_parser *p, const jj_kernels *k, const uint8_t *buf, size_t len);
-/* jj_minify with an explicit kernel set. */
-jj_error jj_minify_with(const jj_kernels *k, const uint8_t *in, size_t len, uint8_t *out,
-                        size_t *out_len, size_t *err_off);
+/* ---- Kernels ------------------------------------------------------------------------
+ * The engine picks the fastest kernel set this machine runs, once, at first use
+ * (JETJSON_FORCE_ISA=scalar|sse42|avx2|avx512|neon forces one for tests and benchmarks). */
+/* The name of the kernel set in use. */
+const char *jj_kernels_in_use(void);
+/* The names of the kernel sets this machine can run, scalar first; NULL past the last. */
+const char *jj_kernels_available(size_t i);
 
 #ifdef __cplusplus
 }

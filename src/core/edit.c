@@ -1,7 +1,7 @@
 /* Byte spans of pointer targets: a walk of the stage-1 index in step with the tape. */
+#include "jetjson_paths.h"
 #include <string.h>
 
-#include "edit.h"
 
 #define JJ_NONE SIZE_MAX
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jetjson.h"
+#include "engine_internal.h"
 
 #define JJ_IS_SPACE(c) ((c) == ' ' || (c) == '\t' || (c) == '\n' || (c) == '\r')
 #define JJ_IS_DIGIT(c) ((uint8_t)((c) - '0') < 10)

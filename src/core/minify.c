@@ -1,6 +1,6 @@
 /* Minify: the kernel drops the whitespace outside strings; this file adds the error
  * report (where the unterminated string starts) and the kernel choice. */
-#include "kernel_internal.h"
+#include "engine_internal.h"
 
 /* Offset of the opening quote of the string still open at the end of buf. Error path
  * only: a plain scan that tracks strings and escapes the way the kernel does. */

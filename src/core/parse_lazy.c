@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel_internal.h"
+#include "engine_internal.h"
 #include "number_fast.h"
 
 static jj_error jj_lazy_nomem(jj_parser *p) {

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel_internal.h"
+#include "engine_internal.h"
 
 
 void jj_parser_init(jj_parser *p) { memset(p, 0, sizeof *p); }

@@ -2,7 +2,7 @@
  * Tokens are compared in place (no unescaped copy), so nothing here allocates. */
 #include <string.h>
 
-#include "pointer.h"
+#include "jetjson_paths.h"
 
 jj_pointer_status jj_pointer_check(const char *ptr, size_t len, size_t *bad_at) {
     if (len == 0) return JJ_PTR_OK;

@@ -1,10 +1,11 @@
 /* Pointer lookups on the stage-1 index alone (trusted input): no tape is built, keys
  * are compared with their raw bytes, and every step is bounds-checked so that a
  * malformed document cannot make the walk read outside the buffers. */
+#include "engine_internal.h"
+#include "jetjson_paths.h"
 #include <stdlib.h>
 #include <string.h>
 
-#include "skim.h"
 
 /* as in the parser: stage 1 may write a few entries past its count */
 #define JJ_SKIM_SLACK 64

@@ -1,7 +1,7 @@
 /* UTF-8 validation for the bytes stage 1 finds outside ASCII. Encoded surrogates are
  * accepted (Python's json decodes bytes with 'surrogatepass'); overlong forms, code
  * points above U+10FFFF and truncated sequences are not. */
-#include "kernel_internal.h"
+#include "engine_internal.h"
 
 size_t jj_utf8_validate_span(const uint8_t *buf, size_t len, size_t pos, size_t stop,
                              size_t *err_off) {

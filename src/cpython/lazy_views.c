@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "lazy.h"
-#include "pointer.h"
+#include "jetjson_paths.h"
 
 static void jj_view_dealloc(PyObject *self) {
     PyTypeObject *tp = Py_TYPE(self);

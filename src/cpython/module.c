@@ -306,8 +306,9 @@ static PyObject *jj_features(PyObject *module, PyObject *unused) {
     (void)unused;
     PyObject *isas = PyList_New(0);
     if (!isas) return NULL;
-    for (const jj_kernels *const *k = jj_kernels_all(); *k; k++) {
-        PyObject *name = PyUnicode_FromString((*k)->name);
+    const char *isa;
+    for (size_t i = 0; (isa = jj_kernels_available(i)) != NULL; i++) {
+        PyObject *name = PyUnicode_FromString(isa);
         if (!name || PyList_Append(isas, name) < 0) {
             Py_XDECREF(name);
             Py_DECREF(isas);
@@ -322,7 +323,7 @@ static PyObject *jj_features(PyObject *module, PyObject *unused) {
 #else
     const char *compiler = "unknown";
 #endif
-    return Py_BuildValue("{s:s,s:N,s:s,s:n,s:i}", "isa", jj_kernels_active()->name,
+    return Py_BuildValue("{s:s,s:N,s:s,s:n,s:i}", "isa", jj_kernels_in_use(),
                          "available_isas", isas, "compiler", compiler,
                          "key_cache_slots", (Py_ssize_t)JJ_KEY_CACHE_SLOTS,
                          "recursion_margin", JJ_RECURSION_MARGIN);
@@ -384,7 +385,7 @@ static PyMethodDef jj_methods[] = {
 
 static int jj_exec(PyObject *module) {
     jj_state *st = jj_get_state(module);
-    (void)jj_kernels_active(); /* choose (and honour JETJSON_FORCE_ISA) at import */
+    (void)jj_kernels_in_use(); /* choose (and honour JETJSON_FORCE_ISA) at import */
     PyObject *json = PyImport_ImportModule("json");
     if (!json) return -1;
     st->json_loads = PyObject_GetAttrString(json, "loads");

@@ -4,9 +4,7 @@
  * The document is always parsed whole (so it is validated exactly as loads validates
  * it, and invalid input raises json's own exception), then the pointer is followed on
  * the tape (pointer.c) or on the stage-1 index (edit.c). */
-#include "edit.h"
-#include "pointer.h"
-#include "skim.h"
+#include "jetjson_paths.h"
 #include "state.h"
 
 /* ---- pointers ---- */

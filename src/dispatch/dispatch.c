@@ -117,3 +117,12 @@ const jj_kernels *jj_kernels_active(void) {
     atomic_store_explicit(&jj_active, k, memory_order_release);
     return k;
 }
+
+const char *jj_kernels_in_use(void) { return jj_kernels_active()->name; }
+
+const char *jj_kernels_available(size_t i) {
+    const jj_kernels *const *all = jj_kernels_all();
+    for (size_t k = 0; all[k]; k++)
+        if (k == i) return all[k]->name;
+    return NULL;
+}

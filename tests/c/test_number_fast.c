@@ -4,6 +4,7 @@
  * the same error at the same offset as on the scalar kernel. The texts are built to sit
  * on the fast path's edges: 0-20 integer and fraction digits, leading zeros, signs,
  * exponents, every byte after the number, and numbers near the end of the input. */
+#include "engine_internal.h"
 #include "test_util.h"
 
 static uint64_t g_rng = UINT64_C(0x243f6a8885a308d3);

@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "engine_internal.h"
 #include "test_util.h"
 
 /* Renders a tape compactly so that a test can compare it with a string:

@@ -3,9 +3,8 @@
  * own path on the tape. Edit spans (edit.c): set and delete on small documents, and on
  * the corpus edits that must still parse, with the span holding exactly the value.
  * Skimming (skim.c): the same spans and failures from the stage-1 index alone. */
-#include "edit.h"
-#include "pointer.h"
-#include "skim.h"
+#include "jetjson_paths.h"
+#include "engine_internal.h"
 #include "test_util.h"
 
 /* A short description of the value at tape index t: i5, d1.5, "text", {2 (members),

@@ -8,6 +8,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "engine_internal.h"
 #include "test_util.h"
 
 static const jj_kernels *const *kernels;
