@@ -38,11 +38,14 @@ def load_results(path: Path, loads_json: Path | None) -> dict:
         results["loads"] = {
             "measured": env.get("time", "")[:10],
             "command": "bench/bench_loads.py",
+            "files": len(fresh.get("files", [])),
+            "kernel": "",
             "geomean_gbps": speeds,
             "versions": {n: c.get("version") for n, c in fresh.get("contenders", {}).items()},
         }
         results["machine"] = env.get("cpu", results.get("machine", ""))
         results["python"] = env.get("python", results.get("python", ""))
+        results["operations_source"] = "right: the stored figures"
     return results
 
 
@@ -66,8 +69,10 @@ def draw(results: dict, out: Path) -> None:
         left.text(bar.get_width(), bar.get_y() + bar.get_height() / 2, f" {v:.3g}",
                   va="center", fontsize=8)
     left.set_xlabel("GB/s of JSON input (geometric mean over the corpus; higher is better)")
-    left.set_title(f"loads, {loads.get('files', '')} corpus files, {loads.get('kernel', '')}".replace(
-        ",  ,", ",").strip(", "), fontsize=10)
+    title = f"loads, {loads.get('files', '?')} corpus files"
+    if loads.get("kernel"):
+        title += f", {loads['kernel']}"
+    left.set_title(title, fontsize=10)
     left.set_xlim(0, max(speeds) * 1.18)
     left.tick_params(axis="y", labelsize=9)
 
@@ -99,8 +104,9 @@ def draw(results: dict, out: Path) -> None:
     versions = loads.get("versions") or {}
     vtext = ", ".join(f"{n} {v}" for n, v in sorted(versions.items()) if v and n != SUBJECT) \
         or ", ".join(f"{n} {v}" for n, v in peers.items() if n != "others")
+    source = results.get("operations_source")
     fig.suptitle(f"jetjson on {results.get('machine', '?')}, Python {results.get('python', '?')}"
-                 f" ({vtext})", fontsize=10)
+                 f" ({vtext})" + (f"; {source}" if source else ""), fontsize=10)
     fig.tight_layout()
     out.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(out, dpi=110)
