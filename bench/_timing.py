@@ -55,7 +55,19 @@ import statistics
 import sys
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Optional, Sequence
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def data_dir(arg: Optional[str] = None) -> Path:
+    """The data folder (holding corpus/, JSONTestSuite/...): ``arg`` when given, else
+    $JETJSON_DATA, else the repository's own data/."""
+    if arg:
+        return Path(arg)
+    env = os.environ.get("JETJSON_DATA")
+    return Path(env) if env else REPO / "data"
 
 __all__ = [
     "Contender",

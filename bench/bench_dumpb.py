@@ -22,8 +22,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _timing as T  # noqa: E402
 
-REPO = Path(__file__).resolve().parent.parent
-
 
 def contenders():
     """(name, encode function, bytes-exact vs orjson) for what is importable."""
@@ -60,7 +58,8 @@ def contenders():
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data" / "corpus")
+    ap.add_argument("--data", type=Path, default=T.data_dir() / "corpus",
+                    help="folder of *.json files (default: <repo>/data/corpus or $JETJSON_DATA/corpus)")
     ap.add_argument("--files", default=None, help="comma-separated name fragments")
     ap.add_argument("--rounds", type=int, default=15)
     ap.add_argument("--target-ms", type=float, default=2.0)

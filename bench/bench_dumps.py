@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import fnmatch
 import json
-import os
 import sys
 import time
 from pathlib import Path
@@ -35,7 +34,6 @@ from typing import Any, Callable, Optional
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _timing as T  # noqa: E402
 
-REPO = Path(__file__).resolve().parent.parent
 SUBJECT = "jetjson"
 REFERENCE = "json"
 RATIO_PEERS = ("json", "orjson", "msgspec", "ssrjson")
@@ -95,8 +93,7 @@ PEERS = [
 
 
 def default_data_dir() -> Path:
-    env = os.environ.get("JETJSON_DATA")
-    return Path(env) if env else REPO.parent / "shared" / "data"
+    return T.data_dir()
 
 
 def find_files(data: Path, patterns: Optional[str]) -> list:

@@ -9,7 +9,7 @@ Usage:
     python3 bench/bench_loads.py --isa avx2            # as on a machine without AVX-512
 
 Every contender parses the same ``bytes`` for each file of the corpus
-(``--data DIR``, default ``$JETJSON_DATA`` or ``<repo>/../shared/data``; the
+(``--data DIR``, default ``$JETJSON_DATA`` or ``<repo>/data``; the
 files are ``DIR/corpus/*.json``).  Before timing, each contender's result is
 compared with ``json.loads``: peers must give the same value with the same
 JSON kinds (``1`` is not ``1.0``, ``-0.0`` is not ``0.0``); jetjson must be
@@ -35,7 +35,6 @@ import argparse
 import fnmatch
 import functools
 import json
-import os
 import sys
 import time
 from pathlib import Path
@@ -44,7 +43,6 @@ from typing import Any, Callable, Optional
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _timing as T  # noqa: E402
 
-REPO = Path(__file__).resolve().parent.parent
 SUBJECT = "jetjson"
 REFERENCE = "json"
 # Per-file ratios printed after each table, and summarised at the end.
@@ -193,8 +191,7 @@ PEERS: list = [
 
 
 def default_data_dir() -> Path:
-    env = os.environ.get("JETJSON_DATA")
-    return Path(env) if env else REPO.parent / "shared" / "data"
+    return T.data_dir()
 
 
 def find_files(data: Path, patterns: Optional[str]) -> list:
@@ -392,7 +389,7 @@ def parse_args(argv: Optional[list]) -> argparse.Namespace:
         description="Time jetjson.loads against other JSON parsers on the benchmark corpus.")
     ap.add_argument("--data", type=Path, default=None, metavar="DIR",
                     help="data folder holding corpus/*.json (default: $JETJSON_DATA or "
-                         "<repo>/../shared/data)")
+                         "<repo>/data)")
     ap.add_argument("--files", metavar="PATTERN", default=None,
                     help="only files whose name matches this glob (comma-separated globs allowed; "
                          "'.json' may be left out), e.g. 'twitter*,canada'")

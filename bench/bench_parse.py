@@ -21,14 +21,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _timing as T  # noqa: E402
-
-REPO = Path(__file__).resolve().parent.parent
 
 
 def extract_indexed(doc):
@@ -69,7 +66,8 @@ def contenders():
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", default=os.environ.get("JETJSON_DATA", str(REPO.parent / "shared" / "data")))
+    ap.add_argument("--data", default=str(T.data_dir()),
+                    help="data folder holding corpus/ (default: $JETJSON_DATA or <repo>/data)")
     ap.add_argument("--file", default="twitter.json")
     ap.add_argument("--rounds", type=int, default=40)
     ap.add_argument("--target-ms", type=float, default=2.0)

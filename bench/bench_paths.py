@@ -28,21 +28,18 @@ from __future__ import annotations
 import argparse
 import fnmatch
 import json
-import os
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _timing as T  # noqa: E402
 
-REPO = Path(__file__).resolve().parent.parent
-
 
 def data_dir(arg):
-    for d in (arg, os.environ.get("JETJSON_DATA"), REPO.parent / "shared" / "data"):
+    for d in (arg, T.data_dir()):
         if d and (Path(d) / "corpus").is_dir():
             return Path(d)
-    sys.exit("no data dir: pass --data or set JETJSON_DATA")
+    sys.exit("no data dir with corpus/: pass --data or set JETJSON_DATA")
 
 
 def deepest(doc):

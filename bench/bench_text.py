@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Speed of jetjson's text tools (valid, minify, indent) on the shared corpus.
+"""Speed of jetjson's text tools (valid, minify, indent) on the corpus (data/corpus).
 
 For each corpus file and each tool, the contenders are timed in one process in
 alternating order (bench/_timing.py): jetjson, orjson's round trip
@@ -34,10 +34,7 @@ except ImportError:  # pragma: no cover
 
 
 def default_data_dir():
-    env = os.environ.get("JETJSON_DATA")
-    if env:
-        return Path(env)
-    return Path(__file__).resolve().parent.parent.parent / "shared" / "data"
+    return _timing.data_dir()
 
 
 def _json_valid(x):

@@ -26,19 +26,17 @@ REPO_DIR = os.path.dirname(TESTS_DIR)
 
 
 # --------------------------------------------------------------------------------------
-# Shared data directory
+# Test data directory
 # --------------------------------------------------------------------------------------
 def find_data_dir():
-    """The shared data folder: $JETJSON_DATA, else <repo>/../shared/data; None if absent."""
+    """The test data folder: $JETJSON_DATA, else <repo>/data (carried in the repository);
+    None if absent."""
     env = os.environ.get("JETJSON_DATA")
     if env:
         path = env if os.path.isabs(env) else os.path.join(TESTS_DIR, env)
         return path if os.path.isdir(path) else None
-    for candidate in (os.path.join(REPO_DIR, os.pardir, "shared", "data"),):
-        candidate = os.path.normpath(candidate)
-        if os.path.isdir(candidate):
-            return candidate
-    return None
+    path = os.path.join(REPO_DIR, "data")
+    return path if os.path.isdir(path) else None
 
 
 DATA_DIR = find_data_dir()
@@ -80,7 +78,7 @@ def data_params(subdir, prefixes=None, suffix=".json"):
     names = list_data_files(subdir, prefixes, suffix)
     if not names:
         return [pytest.param(None, marks=pytest.mark.skip(
-            reason=f"shared test data not found ({subdir}); set JETJSON_DATA"))]
+            reason=f"test data not found ({subdir}): <repo>/data or $JETJSON_DATA"))]
     params = []
     for n in names:
         path = os.path.join(data_path(subdir), n)
@@ -105,9 +103,9 @@ def read_bytes(path):
 
 @pytest.fixture(scope="session")
 def data_dir():
-    """The shared data dir; skips the test when it is absent."""
+    """The test data dir; skips the test when it is absent."""
     if DATA_DIR is None:
-        pytest.skip("shared test data not found; set JETJSON_DATA")
+        pytest.skip("test data not found: <repo>/data or $JETJSON_DATA")
     return DATA_DIR
 
 

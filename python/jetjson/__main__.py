@@ -2,7 +2,8 @@
 
     python -m jetjson --version        print the version
     python -m jetjson features         print jetjson.features() as JSON
-    python -m jetjson bench [--quick]  time jetjson against the json module
+    python -m jetjson bench [--quick]  time jetjson against the json module (on the
+                                       repository's data/corpus when run from a clone)
 
 Uses only the standard library besides jetjson itself.
 """
@@ -52,7 +53,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser(
         "bench", help="time jetjson against the standard json module",
         description="Time jetjson against the standard json module (and orjson, if installed) "
-                    "on documents generated in memory. Needs only the standard library.")
+                    "on three files of the corpus in data/ (run from a clone of the repository, "
+                    "or --data DIR), else on documents generated in memory. Needs only the "
+                    "standard library.")
     _bench.add_arguments(bench)
     bench.set_defaults(func=_run_bench)
 

@@ -1,8 +1,12 @@
 """``python -m jetjson bench``: a self-contained speed check.
 
 It needs nothing but jetjson and the standard library, so it runs right after
-``pip install``.  The documents are generated in memory, deterministically
-(``random.Random(1)``), to look like common real-world JSON:
+``pip install``.  Run from a clone of the repository, it times three files of
+the corpus the repository carries (``data/corpus``: ``twitter.json``,
+``citm_catalog.json``, ``canada.json``; another data folder with ``--data DIR``
+or ``$JETJSON_DATA``).  Elsewhere, or with ``--generated``, the documents are
+generated in memory, deterministically (``random.Random(1)``), to look like
+common real-world JSON:
 
 * ``twitter-like``: an array of status records with nested user objects,
   text in many scripts (Latin with accents, Cyrillic, Greek, Japanese,
@@ -34,6 +38,7 @@ import importlib
 import io
 import json
 import math
+import os
 import pickle
 import platform
 import random
@@ -273,6 +278,33 @@ DOCUMENTS = [
     ("geojson-like", geojson_like, {"separators": (",", ":")}),
     ("catalog-like", catalog_like, {"ensure_ascii": False, "indent": 2}),
 ]
+
+
+# the corpus files timed when a data folder is found: strings and ids, many small
+# objects, floats
+CORPUS_FILES = ("twitter.json", "citm_catalog.json", "canada.json")
+
+
+def find_corpus(arg: Optional[str]) -> Optional[str]:
+    """The folder of the corpus files: ``arg`` (a data folder or its corpus/), else
+    $JETJSON_DATA, else ./data (a clone of the repository); None when none has them."""
+    candidates = [arg] if arg else [os.environ.get("JETJSON_DATA"), "data"]
+    for base in candidates:
+        if not base:
+            continue
+        for folder in (os.path.join(base, "corpus"), base):
+            if all(os.path.isfile(os.path.join(folder, n)) for n in CORPUS_FILES):
+                return folder
+    return None
+
+
+def load_documents(folder: str) -> list:
+    docs = []
+    for name in CORPUS_FILES:
+        with open(os.path.join(folder, name), "rb") as f:
+            raw = f.read()
+        docs.append(Document(name, raw, json.loads(raw)))
+    return docs
 
 
 def make_documents() -> list:
@@ -528,6 +560,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"timed rounds per document (default {DEFAULT_ROUNDS})")
     parser.add_argument("--op", action="append", choices=sorted(OPERATIONS), default=None,
                         help="operation to time (repeatable; default: all)")
+    parser.add_argument("--data", default=None, metavar="DIR",
+                        help="data folder holding corpus/ (default: $JETJSON_DATA, else ./data "
+                             "when run from a clone of the repository)")
+    parser.add_argument("--generated", action="store_true",
+                        help="time documents generated in memory, not the corpus files")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -549,9 +586,15 @@ def run(args: argparse.Namespace) -> int:
     print(f"Python {platform.python_version()} ({platform.python_implementation()}) on "
           f"{platform.machine()}, {platform.system()}; GC {'on' if gc.isenabled() else 'off'}")
     t0 = time.perf_counter()
-    docs = make_documents()
+    corpus = None if args.generated else find_corpus(args.data)
+    if args.data and corpus is None and not args.generated:
+        print(f"error: no {', '.join(CORPUS_FILES)} in {args.data} or {args.data}/corpus",
+              file=sys.stderr)
+        return 2
+    docs = load_documents(corpus) if corpus else make_documents()
+    where = f"read from {corpus}" if corpus else f"generated in {time.perf_counter() - t0:.1f} s"
     print("documents: " + ", ".join(f"{d.name} {len(d.raw) / 1e6:.2f} MB" for d in docs)
-          + f" (generated in {time.perf_counter() - t0:.1f} s)")
+          + f" ({where})")
     overhead = _clock_overhead()
     all_ok = True
     for op_name in (args.op or list(OPERATIONS)):

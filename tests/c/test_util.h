@@ -52,16 +52,17 @@ static inline uint8_t *jj_read_file(const char *path, size_t *len) {
     return buf;
 }
 
-/* The shared data folder: $JETJSON_DATA, else ../shared/data from the source root. */
+/* The test data folder: $JETJSON_DATA, else data/ in the source root (carried in the
+   repository, so a clone runs every check). */
 static inline const char *jj_data_dir(void) {
     const char *env = getenv("JETJSON_DATA");
     if (env && *env) return env;
 #ifdef JJ_SOURCE_ROOT
     static char path[4096];
-    snprintf(path, sizeof path, "%s/../shared/data", JJ_SOURCE_ROOT);
+    snprintf(path, sizeof path, "%s/data", JJ_SOURCE_ROOT);
     return path;
 #else
-    return "../shared/data";
+    return "data";
 #endif
 }
 
