@@ -102,7 +102,7 @@ int jj_json_would_accept(const uint8_t *buf, size_t len) {
     return v.error == JJ_JSON_ACCEPTED;
 }
 
-int jj_raise_refusal(jj_state *st, const uint8_t *buf, size_t len, PyObject *text, jj_error error) {
+int jj_raise_refusal(jj_state *st, const uint8_t *buf, size_t len, PyObject *text, int from_str, jj_error error) {
     if (error == JJ_ERR_NOMEM) {
         PyErr_NoMemory();
         return -1;
@@ -112,7 +112,7 @@ int jj_raise_refusal(jj_state *st, const uint8_t *buf, size_t len, PyObject *tex
     PyObject *doc = text ? Py_NewRef(text) : PyUnicode_DecodeUTF8((const char *)buf, (Py_ssize_t)len, "surrogatepass");
     if (!doc) return -1;
     int rc = -1;
-    if (text && PyUnicode_GET_LENGTH(doc) > 0 && PyUnicode_READ_CHAR(doc, 0) == 0xfeff) {
+    if (from_str && PyUnicode_GET_LENGTH(doc) > 0 && PyUnicode_READ_CHAR(doc, 0) == 0xfeff) {
         jj_raise_decode_error(st, "Unexpected UTF-8 BOM (decode using utf-8-sig)", doc, buf, 0);
         goto done;
     }
@@ -130,8 +130,10 @@ done:
     return rc;
 }
 
-PyObject *jj_refused(jj_state *st, const uint8_t *buf, size_t len, PyObject *source, jj_error error) {
-    int rc = jj_raise_refusal(st, buf, len, source && PyUnicode_Check(source) ? source : NULL, error);
+PyObject *jj_refused(jj_state *st, const uint8_t *buf, size_t len, PyObject *source, PyObject *text,
+                     jj_error error) {
+    int from_str = source && PyUnicode_Check(source);
+    int rc = jj_raise_refusal(st, buf, len, text ? text : from_str ? source : NULL, from_str, error);
     if (rc < 0) {
         st->fallback_errors++;
         return NULL;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "lazy.h"
+#include "request.h"
 
 /* Containers this small are always scanned: a table would cost more than it saves. */
 #define JJ_SCAN_ONLY 16
@@ -304,75 +305,59 @@ static void jj_lazy_doc_take(jj_lazy_doc *d, jj_thread_parser *tp, const uint8_t
 
 /* ---- parse ---- */
 
-/* parse() of bytes that json decodes as UTF-16/32 or with a BOM: decoded the way
- * json.loads decodes them, then parsed as str. */
-static PyObject *jj_parse_data(jj_state *st, PyObject *data, PyObject *for_json);
-
-static PyObject *jj_parse_decoded(jj_state *st, const jj_input *in, PyObject *data) {
-    PyObject *text = jj_decode_like_json(in->buf, in->len);
-    PyObject *result = text ? jj_parse_data(st, text, data) : NULL;
-    Py_XDECREF(text);
-    return result;
-}
-
-/* Parses `data`; what the engine refuses is judged by json.loads(for_json). */
-static PyObject *jj_parse_data(jj_state *st, PyObject *data, PyObject *for_json) {
-    jj_thread_parser *tp = jj_thread_parser_get();
-    if (!tp) return PyErr_NoMemory();
+/* parse(): a lazy tape kept by a document, views over it. What the engine refuses is
+ * json's exception (the request frame); a scalar root is just the value. */
+PyObject *jj_parse_py(PyObject *module, PyObject *data) {
+    jj_state *st = (jj_state *)PyModule_GetState(module);
     /* first, as making it may run Python code that uses this thread's parser or scratch */
     jj_lazy_doc *doc = jj_doc_new(st);
     if (!doc) return NULL;
     PyObject *result = NULL;
-    jj_input in;
-    int opened = jj_input_open(data, tp, &in);
-    if (opened == JJ_INPUT_UNSUPPORTED || opened < 0 || in.needs_json) {
-        Py_DECREF(doc);
-        if (opened == JJ_INPUT_UNSUPPORTED) return jj_json_loads(st, for_json, NULL, 0);
-        if (opened < 0) return NULL;
-        PyObject *result = jj_parse_decoded(st, &in, data);
-        jj_input_close(&in);
-        return result;
-    }
-    if (in.has_view) { /* a mutable buffer: the document keeps its own copy */
-        doc->copy = malloc(in.len ? in.len : 1);
+    jj_request r = {0};
+    int opened = jj_request_open(&r, st, data);
+    if (opened == JJ_INPUT_UNSUPPORTED) result = jj_request_foreign(&r);
+    if (opened != 0) goto done;
+    jj_thread_parser *tp = r.tp;
+    const uint8_t *buf = r.in.buf;
+    size_t len = r.in.len;
+    if (r.in.has_view) { /* a mutable buffer: the document keeps its own copy */
+        doc->copy = malloc(len ? len : 1);
         if (!doc->copy) {
             PyErr_NoMemory();
             goto done;
         }
-        memcpy(doc->copy, in.buf, in.len);
-        in.buf = doc->copy;
-    } else if (PyBytes_Check(data) || in.buf != tp->scratch) {
-        doc->owner = Py_NewRef(data); /* bytes, or an ASCII str read in place */
+        memcpy(doc->copy, buf, len);
+        buf = doc->copy;
+    } else if (buf != tp->scratch) {
+        /* bytes, or a str read in place (the caller's, or json's decoding of it) */
+        doc->owner = Py_NewRef(r.text ? r.text : data);
     }
-    jj_parser *p = &tp->parser;
-    if (jj_parse_lazy(p, in.buf, in.len) != JJ_OK) {
-        result = jj_refused(st, in.buf, in.len, PyUnicode_Check(data) ? data : for_json, p->error);
+    jj_parser *p = r.parser;
+    PyThreadState *saved = jj_request_unlock(&r);
+    jj_error err = jj_parse_lazy(p, buf, len);
+    jj_request_relock(saved);
+    if (err != JJ_OK) {
+        result = jj_request_refused(&r, err);
     } else if (jj_tape_type(p->tape[0]) != JJ_OBJECT && jj_tape_type(p->tape[0]) != JJ_ARRAY) {
         /* a scalar root is just the value, as loads gives it (json decides the odd cases) */
-        if (jj_lazy_finish(p, in.buf, in.len, 0) != JJ_OK) {
+        if (jj_lazy_finish(p, buf, len, 0) != JJ_OK) {
             PyErr_NoMemory();
             goto done;
         }
-        result = jj_build_value_at(st, p, in.buf, 0);
+        result = jj_build_value_at(st, p, buf, 0);
         if (!result && !PyErr_ExceptionMatches(PyExc_MemoryError)) {
             PyErr_Clear();
-            result = jj_json_loads(st, for_json, NULL, 0);
+            result = jj_request_by_json(&r);
         }
     } else {
         int root = jj_tape_type(p->tape[0]) == JJ_OBJECT ? JJ_LT_OBJECT : JJ_LT_ARRAY;
-        jj_lazy_doc_take(doc, tp, in.buf, in.len);
+        jj_lazy_doc_take(doc, tp, buf, len);
         result = jj_new_view(st, root, doc, 0);
     }
 done:
     Py_XDECREF(doc);
-    jj_input_close(&in);
-    jj_thread_parser_trim(tp);
+    jj_request_close(&r);
     return result;
-}
-
-PyObject *jj_parse_py(PyObject *module, PyObject *data) {
-    jj_state *st = (jj_state *)PyModule_GetState(module);
-    return jj_parse_data(st, data, data);
 }
 
 int jj_lazy_add_types(PyObject *module, jj_state *st) {

@@ -1,6 +1,7 @@
-/* The jetjson._jetjson extension: multi-phase init, per-interpreter state, and the
- * decoding entry points. What the fast path does not handle (keyword arguments, input
- * the engine refuses) goes to json.loads itself, so results and errors are json's. */
+/* The jetjson._jetjson extension: multi-phase init, per-interpreter state, the method
+ * table, and loads/load_file. What the fast path does not handle (keyword arguments,
+ * types json reads and the engine does not) goes to json.loads itself
+ * (json_fallback.c); input the engine refuses raises json's error (request.c). */
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -10,62 +11,9 @@
 #include "lazy.h"
 #include "encode_json.h"
 #include "encode_orjson.h"
-#include "state.h"
+#include "request.h"
 
 static inline jj_state *jj_get_state(PyObject *module) { return (jj_state *)PyModule_GetState(module); }
-
-/* ---- falling back to json ---- */
-
-/* Re-raises a json.JSONDecodeError as jetjson.JSONDecodeError with the same fields. */
-static void jj_convert_decode_error(jj_state *st) {
-    if (!PyErr_ExceptionMatches(st->json_decode_error)) return;
-#if PY_VERSION_HEX >= 0x030C0000
-    PyObject *exc = PyErr_GetRaisedException();
-#else
-    PyObject *type, *exc, *tb;
-    PyErr_Fetch(&type, &exc, &tb);
-    PyErr_NormalizeException(&type, &exc, &tb);
-    Py_XDECREF(type);
-    Py_XDECREF(tb);
-#endif
-    PyObject *msg = PyObject_GetAttrString(exc, "msg");
-    PyObject *doc = msg ? PyObject_GetAttrString(exc, "doc") : NULL;
-    PyObject *pos = doc ? PyObject_GetAttrString(exc, "pos") : NULL;
-    PyObject *ours = pos ? PyObject_CallFunctionObjArgs(st->JSONDecodeError, msg, doc, pos, NULL) : NULL;
-    Py_XDECREF(msg);
-    Py_XDECREF(doc);
-    Py_XDECREF(pos);
-    if (ours) {
-        PyErr_SetObject((PyObject *)Py_TYPE(ours), ours);
-        Py_DECREF(ours);
-        Py_DECREF(exc);
-        return;
-    }
-    /* could not build ours (out of memory?): json's own exception is still right */
-    PyErr_Clear();
-#if PY_VERSION_HEX >= 0x030C0000
-    PyErr_SetRaisedException(exc);
-#else
-    PyErr_Restore(Py_NewRef((PyObject *)Py_TYPE(exc)), exc, PyException_GetTraceback(exc));
-#endif
-}
-
-PyObject *jj_json_loads(jj_state *st, PyObject *data, PyObject *kwargs, int count) {
-    PyObject *arg = PyMemoryView_Check(data) ? PyBytes_FromObject(data) : Py_NewRef(data);
-    if (!arg) return NULL;
-    PyObject *args = PyTuple_Pack(1, arg);
-    Py_DECREF(arg);
-    if (!args) return NULL;
-    PyObject *result = PyObject_Call(st->json_loads, args, kwargs);
-    st->json_calls++;
-    Py_DECREF(args);
-    if (count) {
-        if (result) st->fallback_values++;
-        else st->fallback_errors++;
-    }
-    if (!result) jj_convert_decode_error(st);
-    return result;
-}
 
 /* Room for json's own recursion checks: its frames above the scanner. */
 #define JJ_RECURSION_MARGIN 8
@@ -132,41 +80,25 @@ static PyObject *jj_objects(jj_state *st, const jj_parser *p, const uint8_t *buf
     return result;
 }
 
-/* Objects from bytes in memory. What the engine cannot take goes to json.loads: with
- * `source` (the caller's object), or with a bytes copy of buf when source is NULL. */
-static PyObject *jj_loads_memory(jj_state *st, jj_thread_parser *tp, const uint8_t *buf,
-                                 size_t len, int needs_json, PyObject *source) {
-    PyObject *result = NULL;
-    int to_json = 1;
-    if (!needs_json) {
-        if (jj_parse(&tp->parser, buf, len) != JJ_OK) return jj_refused(st, buf, len, source, tp->parser.error);
-        result = jj_objects(st, &tp->parser, buf, &to_json);
-    }
-    if (to_json) {
-        PyObject *arg = source ? Py_NewRef(source) : PyBytes_FromStringAndSize((const char *)buf, (Py_ssize_t)len);
-        if (arg) result = jj_json_loads(st, arg, NULL, 0);
-        Py_XDECREF(arg);
-    }
+/* Objects from an opened request. A refusal is json's exception; a valid document
+ * json must judge (too deep for the recursion room here, an int past the digits limit)
+ * is json's to build or refuse. */
+static PyObject *jj_loads_request(jj_request *r) {
+    jj_error err = jj_request_parse(r);
+    if (err != JJ_OK) return jj_request_refused(r, err);
+    int to_json = 0;
+    PyObject *result = jj_objects(r->st, r->parser, r->in.buf, &to_json);
+    if (to_json) result = jj_request_by_json(r);
     return result;
 }
 
 static PyObject *jj_loads_fast(jj_state *st, PyObject *data) {
-    jj_thread_parser *tp = jj_thread_parser_get();
-    if (!tp) return PyErr_NoMemory();
-    jj_input in;
-    int opened = jj_input_open(data, tp, &in);
-    if (opened == JJ_INPUT_UNSUPPORTED) return jj_json_loads(st, data, NULL, 0);
-    if (opened < 0) return NULL;
-    if (in.needs_json) { /* UTF-16/32 or a BOM: decoded as json decodes, then read as str */
-        PyObject *text = jj_decode_like_json(in.buf, in.len);
-        jj_input_close(&in);
-        PyObject *result = text ? jj_loads_fast(st, text) : NULL;
-        Py_XDECREF(text);
-        return result;
-    }
-    PyObject *result = jj_loads_memory(st, tp, in.buf, in.len, 0, data);
-    jj_input_close(&in);
-    jj_thread_parser_trim(tp);
+    jj_request r = {0};
+    PyObject *result = NULL;
+    int opened = jj_request_open(&r, st, data);
+    if (opened == JJ_INPUT_UNSUPPORTED) result = jj_request_foreign(&r);
+    else if (opened == 0) result = jj_loads_request(&r);
+    jj_request_close(&r);
     return result;
 }
 
@@ -211,8 +143,7 @@ static PyObject *jj_loads(PyObject *module, PyObject *const *args, Py_ssize_t na
     if (nargs == 1 && PyMemoryView_Check(args[0])) {
         result = jj_json_loads(st, args[0], kwargs, 0);
     } else {
-        result = PyObject_Call(st->json_loads, positional, kwargs);
-        if (!result) jj_convert_decode_error(st);
+        result = jj_json_call(st, positional, kwargs);
     }
     Py_DECREF(positional);
     Py_XDECREF(kwargs);
@@ -277,16 +208,14 @@ static PyObject *jj_load_file(PyObject *module, PyObject *arg) {
         Py_BEGIN_ALLOW_THREADS
         map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
         Py_END_ALLOW_THREADS
-        jj_thread_parser *tp = map == MAP_FAILED ? NULL : jj_thread_parser_get();
         if (map == MAP_FAILED) {
             PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, arg);
-        } else if (!tp) {
-            PyErr_NoMemory();
         } else {
-            result = jj_loads_memory(st, tp, map, len, jj_bytes_need_json(map, len), NULL);
-            jj_thread_parser_trim(tp);
+            jj_request r = {0};
+            if (jj_request_open_memory(&r, st, map, len) == 0) result = jj_loads_request(&r);
+            jj_request_close(&r);
+            munmap(map, len);
         }
-        if (map != MAP_FAILED) munmap(map, len);
     }
     close(fd);
     return result;

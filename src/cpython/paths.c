@@ -5,7 +5,7 @@
  * it, and invalid input raises json's own exception), then the pointer is followed on
  * the tape (pointer.c) or on the stage-1 index (edit.c). */
 #include "jetjson_paths.h"
-#include "state.h"
+#include "request.h"
 
 /* ---- pointers ---- */
 
@@ -104,15 +104,7 @@ static void jj_raise_not_found(const jj_ptr_arg *a, jj_pointer_status st, size_t
 
 /* ---- documents ---- */
 
-/* A parsed document: the parse lives in tp->parser, its bytes at in.buf. */
-typedef struct jj_path_doc {
-    jj_thread_parser *tp;
-    jj_input in;
-    PyObject *decoded; /* the text of UTF-16/32 or BOM input, decoded the way json does */
-    int opened;
-} jj_path_doc;
-
-/* Raises what json.loads raises for data (the engine refused it). */
+/* Raises what json.loads raises for data (the engine refused it and json took it). */
 static void jj_raise_like_json(jj_state *st, PyObject *data, int count) {
     PyObject *value = jj_json_loads(st, data, NULL, count);
     if (value) {
@@ -122,52 +114,26 @@ static void jj_raise_like_json(jj_state *st, PyObject *data, int count) {
 }
 
 /* Opens data as loads reads it. 0, or -1 with an exception. */
-static int jj_doc_open(jj_state *st, PyObject *data, jj_path_doc *d) {
-    d->decoded = NULL;
-    d->opened = 0;
-    d->tp = jj_thread_parser_get();
-    if (!d->tp) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    int rc = jj_input_open(data, d->tp, &d->in);
-    if (rc == JJ_INPUT_UNSUPPORTED) {
-        jj_raise_like_json(st, data, 0); /* json words the TypeError */
-        return -1;
-    }
-    if (rc < 0) return -1;
-    d->opened = 1;
-    if (d->in.needs_json) {
-        d->decoded = jj_decode_like_json(d->in.buf, d->in.len);
-        jj_input_close(&d->in);
-        d->opened = 0;
-        if (!d->decoded || jj_input_open(d->decoded, d->tp, &d->in) < 0) return -1;
-        d->opened = 1;
-    }
-    return 0;
+static int jj_doc_open(jj_state *st, PyObject *data, jj_request *d) {
+    int rc = jj_request_open(d, st, data);
+    if (rc == JJ_INPUT_UNSUPPORTED) jj_raise_like_json(st, data, 0); /* json words the TypeError */
+    return rc == 0 ? 0 : -1;
 }
 
 /* Parses an opened document. 0, or -1 with an exception (json's for invalid input). */
-static int jj_doc_parse_opened(jj_state *st, PyObject *data, jj_path_doc *d) {
-    if (jj_parse(&d->tp->parser, d->in.buf, d->in.len) == JJ_OK) return 0;
-    PyObject *text = d->decoded ? d->decoded : PyUnicode_Check(data) ? data : NULL;
-    if (jj_raise_refusal(st, d->in.buf, d->in.len, text, d->tp->parser.error) > 0)
-        jj_raise_like_json(st, d->decoded ? d->decoded : data, 1);
+static int jj_doc_parse_opened(jj_request *d) {
+    jj_error err = jj_request_parse(d);
+    if (err == JJ_OK) return 0;
+    if (jj_request_raise(d, err) > 0) jj_raise_like_json(d->st, d->text ? d->text : d->source, 1);
     return -1;
 }
 
-static int jj_doc_parse(jj_state *st, PyObject *data, jj_path_doc *d) {
-    return jj_doc_open(st, data, d) < 0 ? -1 : jj_doc_parse_opened(st, data, d);
-}
-
-static void jj_doc_close(jj_path_doc *d) {
-    if (d->opened) jj_input_close(&d->in);
-    Py_CLEAR(d->decoded);
-    if (d->tp) jj_thread_parser_trim(d->tp);
+static int jj_doc_parse(jj_state *st, PyObject *data, jj_request *d) {
+    return jj_doc_open(st, data, d) < 0 ? -1 : jj_doc_parse_opened(d);
 }
 
 /* The value at tape index t of the parse of `input` (the caller has paused the GC). */
-static PyObject *jj_doc_value(jj_state *st, const jj_path_doc *d, const uint8_t *input, size_t t) {
+static PyObject *jj_doc_value(jj_state *st, const jj_request *d, const uint8_t *input, size_t t) {
     return jj_build_value_at(st, &d->tp->parser, input, t);
 }
 
@@ -204,7 +170,7 @@ static PyObject *jj_missing(const jj_ptr_arg *a, int status, size_t failed_at, P
 }
 
 /* The values at n pointers of a parsed document, as a new list. */
-static PyObject *jj_lookup_parsed(jj_state *st, const jj_path_doc *d, const jj_ptr_arg *ptrs, Py_ssize_t n,
+static PyObject *jj_lookup_parsed(jj_state *st, const jj_request *d, const jj_ptr_arg *ptrs, Py_ssize_t n,
                                   PyObject *dflt) {
     PyObject *result = PyList_New(n);
     for (Py_ssize_t i = 0; result && i < n; i++) {
@@ -228,7 +194,7 @@ typedef struct jj_span {
 /* validate=False: stage 1 only, each pointer followed on its index, then only the bytes
  * of each value found are parsed. Sets *to_parse (returning NULL, no exception) when
  * the input turns out malformed, so that the validating path gives json's error. */
-static PyObject *jj_lookup_trusted(jj_state *st, const jj_path_doc *d, const jj_ptr_arg *ptrs, Py_ssize_t n,
+static PyObject *jj_lookup_trusted(jj_state *st, const jj_request *d, const jj_ptr_arg *ptrs, Py_ssize_t n,
                                    PyObject *dflt, int *to_parse) {
     jj_parser *p = &d->tp->parser;
     PyObject *result = NULL;
@@ -274,7 +240,7 @@ static PyObject *jj_lookup_trusted(jj_state *st, const jj_path_doc *d, const jj_
 /* The list of values at n pointers of data. */
 static PyObject *jj_lookup(jj_state *st, PyObject *data, const jj_ptr_arg *ptrs, Py_ssize_t n, PyObject *dflt,
                            int validate) {
-    jj_path_doc d = {NULL, {0}, NULL, 0};
+    jj_request d = {0};
     PyObject *result = NULL;
     int to_parse = 1;
     /* Results and errors are allocated between the parse and the last read of its tape;
@@ -282,9 +248,9 @@ static PyObject *jj_lookup(jj_state *st, PyObject *data, const jj_ptr_arg *ptrs,
     int gc_was_enabled = PyGC_Disable();
     if (jj_doc_open(st, data, &d) < 0) goto done;
     if (!validate) result = jj_lookup_trusted(st, &d, ptrs, n, dflt, &to_parse);
-    if (to_parse && jj_doc_parse_opened(st, data, &d) == 0) result = jj_lookup_parsed(st, &d, ptrs, n, dflt);
+    if (to_parse && jj_doc_parse_opened(&d) == 0) result = jj_lookup_parsed(st, &d, ptrs, n, dflt);
 done:
-    jj_doc_close(&d);
+    jj_request_close(&d);
     if (gc_was_enabled) PyGC_Enable();
     return result;
 }
@@ -367,7 +333,7 @@ static PyObject *jj_value_text(jj_state *st, jj_thread_parser *tp, PyObject *val
     const uint8_t *b = (const uint8_t *)PyBytes_AS_STRING(bytes);
     size_t n = (size_t)PyBytes_GET_SIZE(bytes);
     if (jj_parse(&tp->parser, b, n) != JJ_OK) {
-        if (jj_raise_refusal(st, b, n, PyUnicode_Check(value) ? value : NULL, tp->parser.error) > 0)
+        if (jj_raise_refusal(st, b, n, PyUnicode_Check(value) ? value : NULL, PyUnicode_Check(value), tp->parser.error) > 0)
             jj_raise_like_json(st, value, 1);
         Py_DECREF(bytes);
         return NULL;
@@ -383,7 +349,7 @@ static PyObject *jj_value_text(jj_state *st, jj_thread_parser *tp, PyObject *val
 
 /* Locates the pointer for an edit; raises for targets that do not exist (a NEW_*
  * target counts as missing unless `adding`). */
-static int jj_edit_target_of(const jj_path_doc *d, const jj_ptr_arg *a, int adding, jj_edit_target *e) {
+static int jj_edit_target_of(const jj_request *d, const jj_ptr_arg *a, int adding, jj_edit_target *e) {
     size_t failed_at = 0;
     jj_pointer_status ps = jj_edit_locate(&d->tp->parser, d->in.buf, d->in.len, a->s, a->len, e, &failed_at);
     if (ps == JJ_PTR_OK && (adding || e->kind == JJ_EDIT_VALUE)) return 0;
@@ -401,7 +367,7 @@ PyObject *jj_set_path(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     jj_state *st = PyModule_GetState(module);
     PyObject *result = NULL, *text = NULL;
     jj_ptr_arg a = {NULL, NULL, NULL, 0};
-    jj_path_doc d = {NULL, {0}, NULL, 0};
+    jj_request d = {0};
     uint8_t *key = NULL;
     size_t lead = 0, vlen = 0, klen = 0;
     jj_edit_target e;
@@ -449,7 +415,7 @@ PyObject *jj_set_path(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 done:
     PyMem_Free(key);
     Py_XDECREF(text);
-    jj_doc_close(&d);
+    jj_request_close(&d);
     jj_ptr_close(&a);
     return result;
 }
@@ -458,7 +424,7 @@ PyObject *jj_delete_path(PyObject *module, PyObject *const *args, Py_ssize_t nar
     jj_state *st = PyModule_GetState(module);
     PyObject *result = NULL;
     jj_ptr_arg a = {NULL, NULL, NULL, 0};
-    jj_path_doc d = {NULL, {0}, NULL, 0};
+    jj_request d = {0};
     jj_edit_target e;
     if (nargs != 2) {
         PyErr_Format(PyExc_TypeError, "delete_path() takes 2 positional arguments (%zd given)", nargs);
@@ -477,7 +443,7 @@ PyObject *jj_delete_path(PyObject *module, PyObject *const *args, Py_ssize_t nar
     memcpy(o, d.in.buf, e.cut_start);
     memcpy(o + e.cut_start, d.in.buf + e.cut_end, d.in.len - e.cut_end);
 done:
-    jj_doc_close(&d);
+    jj_request_close(&d);
     jj_ptr_close(&a);
     return result;
 }

@@ -72,9 +72,10 @@ PyObject *jj_build_objects(jj_state *st, const jj_parser *p, const uint8_t *inpu
 PyObject *jj_build_value_at(jj_state *st, const jj_parser *p, const uint8_t *input, size_t start);
 void jj_key_cache_clear(jj_key_cache *cache);
 
-/* module.c: json.loads(data, **kwargs), its JSONDecodeError re-raised as ours; `count`
- * counts it as a fallback in _stats(). */
+/* json_fallback.c: json.loads(data, **kwargs), its JSONDecodeError re-raised as ours;
+ * `count` counts it as a fallback in _stats(). jj_json_call: json.loads(*args, **kwargs). */
 PyObject *jj_json_loads(jj_state *st, PyObject *data, PyObject *kwargs, int count);
+PyObject *jj_json_call(jj_state *st, PyObject *args, PyObject *kwargs);
 
 /* paths.c: get, get_many, set_path, delete_path. */
 PyObject *jj_get(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
@@ -89,18 +90,21 @@ size_t jj_recursion_budget(void);
 
 /* decode_error.c: raises what json raises for buf[0..len), which the engine refused with
  * `error`; `text` is the str json would see when the caller has it (else it is decoded
- * from buf). -1 with the exception set, or 1 (nothing raised) when json would accept the
- * text after all (an input of 4 GiB or more). */
-int jj_raise_refusal(jj_state *st, const uint8_t *buf, size_t len, PyObject *text, jj_error error);
-/* The same, for a call that returns json's value then: json.loads(source) (a bytes copy
- * of buf when source is NULL) builds it. */
+ * from buf), `from_str` whether the caller's input was that str (json refuses a BOM at
+ * the start of a str only). -1 with the exception set, or 1 (nothing raised) when json
+ * would accept the text after all (an input of 4 GiB or more). */
+int jj_raise_refusal(jj_state *st, const uint8_t *buf, size_t len, PyObject *text, int from_str, jj_error error);
 /* A jetjson.JSONDecodeError as json makes it for `msg` at byte `offset` of the UTF-8 text
  * buf, whose decoded str is doc. */
 PyObject *jj_decode_error_new(jj_state *st, const char *msg, PyObject *doc, const uint8_t *buf, size_t offset);
 /* Whether json would take valid UTF-8 text here (its recursion room, its int digits
  * limit): 1 or 0, -1 with an exception. */
 int jj_json_would_accept(const uint8_t *buf, size_t len);
-PyObject *jj_refused(jj_state *st, const uint8_t *buf, size_t len, PyObject *source, jj_error error);
+/* The same as jj_raise_refusal for a call that returns json's value when json takes the
+ * text: json.loads(source) builds it (a bytes copy of buf when source is NULL). `text`
+ * is the str json reads, when it differs from source (bytes json decodes first). */
+PyObject *jj_refused(jj_state *st, const uint8_t *buf, size_t len, PyObject *source, PyObject *text,
+                     jj_error error);
 
 /* text.c: valid, minify, indent (module methods). */
 PyObject *jj_text_valid(PyObject *module, PyObject *data);

@@ -2,39 +2,11 @@
  * (input.c). No Python object is made for the document; the GIL is released while the
  * engine works, when the input cannot change under it (bytes, str, read-only buffers:
  * a bytearray could be written by another thread between the passes). */
-#include "state.h"
-
-/* Below this, giving the GIL away and taking it back costs more than the work. */
-#define JJ_UNLOCK_MIN_BYTES 16384
-
-/* Runs the statements with the GIL released when `unlock` is true. */
-#define JJ_ENGINE(unlock, ...)                                                          \
-    do {                                                                                \
-        if (unlock) {                                                                   \
-            Py_BEGIN_ALLOW_THREADS __VA_ARGS__;                                         \
-            Py_END_ALLOW_THREADS                                                        \
-        } else {                                                                        \
-            __VA_ARGS__;                                                                \
-        }                                                                               \
-    } while (0)
+#include "request.h"
 
 /* json accepts int text of up to sys.get_int_max_str_digits() digits, never less than
  * 640 (or no limit at all): longer ints are json's to judge. */
 #define JJ_INT_DIGITS_ALWAYS_OK 640
-
-static int jj_may_unlock(const jj_input *in) {
-    return in->len >= JJ_UNLOCK_MIN_BYTES && !(in->has_view && !in->view.readonly);
-}
-
-/* For bytes that json may decode as UTF-16/32 or with a BOM: the str json.loads would
- * parse, data.decode(json.detect_encoding(data), 'surrogatepass'). *decoded stays NULL
- * when json reads them as plain UTF-8 after all. 0, or -1 with an exception. */
-/* *decoded: data decoded the way json.loads decodes it, for bytes json does not read as
- * plain UTF-8 (else NULL). 0, or -1 with json's UnicodeDecodeError. */
-static int jj_json_decoded(const jj_input *in, PyObject **decoded) {
-    *decoded = jj_decode_like_json(in->buf, in->len);
-    return *decoded ? 0 : -1;
-}
 
 /* ---- valid ---- */
 
@@ -57,136 +29,91 @@ static PyObject *jj_valid_by_json(jj_state *st, PyObject *data) {
 PyObject *jj_text_valid(PyObject *module, PyObject *data) {
     jj_state *st = PyModule_GetState(module);
     PyObject *result = NULL;
-    jj_input in;
-    int opened = JJ_INPUT_UNSUPPORTED;
-    jj_thread_parser *tp = jj_thread_parser_get();
-    if (!tp) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    opened = jj_input_open(data, tp, &in);
-    if (opened == 0 && in.needs_json) { /* decoded as json decodes, then judged as str */
-        PyObject *text = jj_decode_like_json(in.buf, in.len);
-        if (text) {
-            result = jj_text_valid(module, text);
-            Py_DECREF(text);
-        } else if (PyErr_ExceptionMatches(PyExc_ValueError)) {
+    jj_request r = {0};
+    int opened = jj_request_open(&r, st, data);
+    if (opened == JJ_INPUT_UNSUPPORTED) {
+        result = jj_valid_by_json(st, data); /* json words the TypeError */
+    } else if (opened < 0) {
+        /* bytes json cannot decode: its UnicodeDecodeError is a ValueError, so False */
+        if (PyErr_ExceptionMatches(PyExc_ValueError)) {
             PyErr_Clear();
             result = Py_NewRef(Py_False);
         }
-        goto done;
-    }
-    if (opened == JJ_INPUT_UNSUPPORTED) {
-        result = jj_valid_by_json(st, data); /* json words the TypeError */
-        goto done;
-    }
-    if (opened < 0) goto done;
-    jj_error err;
-    jj_valid_facts facts;
-    JJ_ENGINE(jj_may_unlock(&in), err = jj_validate(&tp->parser, in.buf, in.len, &facts));
-    if (err == JJ_OK) {
-        /* what json refuses beyond the grammar: too deep for its recursion, too long ints */
-        int json_decides = !jj_recursion_room(facts.max_depth) || facts.max_int_digits > JJ_INT_DIGITS_ALWAYS_OK;
-        int accepted = json_decides ? jj_json_would_accept(in.buf, in.len) : 1;
-        if (accepted >= 0) result = Py_NewRef(accepted ? Py_True : Py_False);
-    } else if (err == JJ_ERR_NOMEM) {
-        PyErr_NoMemory();
-    } else if (err == JJ_ERR_TOO_LARGE) {
-        result = jj_valid_by_json(st, data);
     } else {
-        result = Py_NewRef(Py_False);
+        jj_valid_facts facts;
+        jj_error err = jj_request_validate(&r, &facts);
+        if (err == JJ_OK) {
+            /* what json refuses beyond the grammar: too deep for its recursion, too long ints */
+            int json_decides = !jj_recursion_room(facts.max_depth) || facts.max_int_digits > JJ_INT_DIGITS_ALWAYS_OK;
+            int accepted = json_decides ? jj_json_would_accept(r.in.buf, r.in.len) : 1;
+            if (accepted >= 0) result = Py_NewRef(accepted ? Py_True : Py_False);
+        } else if (err == JJ_ERR_NOMEM) {
+            PyErr_NoMemory();
+        } else if (err == JJ_ERR_TOO_LARGE) {
+            result = jj_valid_by_json(st, r.text ? r.text : data);
+        } else {
+            result = Py_NewRef(Py_False);
+        }
     }
-done:
-    if (opened == 0) jj_input_close(&in);
-    if (tp) jj_thread_parser_trim(tp);
+    jj_request_close(&r);
     return result;
 }
 
 /* ---- minify ---- */
 
-/* json's error for a string that never ends: msg, the document as a str, and the
- * position of the opening quote in characters. */
-static void jj_raise_unterminated(jj_state *st, const jj_input *in, PyObject *data, size_t off) {
-    PyObject *doc = PyUnicode_Check(data) ? Py_NewRef(data)
-                                          : PyUnicode_DecodeUTF8((const char *)in->buf, (Py_ssize_t)in->len,
-                                                                 "surrogatepass");
+/* json's error for a string that never ends, at its opening quote. */
+static void jj_raise_unterminated(jj_request *r, size_t quote) {
+    PyObject *doc = r->text ? Py_NewRef(r->text)
+                            : PyUnicode_DecodeUTF8((const char *)r->in.buf, (Py_ssize_t)r->in.len, "surrogatepass");
     if (!doc) return; /* invalid UTF-8: json.loads would say so too (UnicodeDecodeError) */
-    Py_ssize_t chars = 0;
-    for (size_t i = 0; i < off; i++) chars += (in->buf[i] & 0xc0) != 0x80;
-    PyObject *exc = PyObject_CallFunction(st->JSONDecodeError, "sOn", "Unterminated string starting at", doc, chars);
+    PyObject *exc = jj_decode_error_new(r->st, "Unterminated string starting at", doc, r->in.buf, quote);
     if (exc) {
-        PyErr_SetObject(st->JSONDecodeError, exc);
+        PyErr_SetObject(r->st->JSONDecodeError, exc);
         Py_DECREF(exc);
     }
     Py_DECREF(doc);
 }
 
-static PyObject *jj_minify_input(jj_state *st, const jj_input *in, PyObject *data) {
+static PyObject *jj_minify_tool(jj_request *r, const void *extra) {
+    (void)extra;
     /* sized to the input, shrunk to what is kept (an empty input gets the shared b"") */
-    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)in->len);
-    if (out && in->len > 0) {
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)r->in.len);
+    if (out && r->in.len > 0) {
         size_t out_len = 0, err_off = 0;
-        jj_error err;
-        JJ_ENGINE(jj_may_unlock(in),
-                  err = jj_minify(in->buf, in->len, (uint8_t *)PyBytes_AS_STRING(out), &out_len, &err_off));
+        PyThreadState *saved = jj_request_unlock(r);
+        jj_error err = jj_minify(r->in.buf, r->in.len, (uint8_t *)PyBytes_AS_STRING(out), &out_len, &err_off);
+        jj_request_relock(saved);
         if (err != JJ_OK) {
             Py_CLEAR(out);
-            jj_raise_unterminated(st, in, data, err_off);
-        } else if (out_len != in->len && _PyBytes_Resize(&out, (Py_ssize_t)out_len) < 0) {
+            jj_raise_unterminated(r, err_off);
+        } else if (out_len != r->in.len && _PyBytes_Resize(&out, (Py_ssize_t)out_len) < 0) {
             out = NULL; /* the resize freed it */
         }
     }
     return out;
 }
 
-/* The tools' common frame: the input opened as loads opens it (bytes that json would
- * decode as UTF-16/32 or with a BOM are decoded to a str first), `fn` run on it. */
-typedef PyObject *(*jj_text_fn)(jj_state *st, jj_thread_parser *tp, const jj_input *in, PyObject *data,
-                                const void *extra);
+/* The tools' common frame: the input opened by the request frame, `fn` run on it. */
+typedef PyObject *(*jj_text_fn)(jj_request *r, const void *extra);
 
 static PyObject *jj_run_text_tool(PyObject *module, PyObject *data, jj_text_fn fn, const void *extra) {
     jj_state *st = PyModule_GetState(module);
-    PyObject *result = NULL, *decoded = NULL;
-    jj_input in;
-    int opened = JJ_INPUT_UNSUPPORTED;
-    jj_thread_parser *tp = jj_thread_parser_get();
-    if (!tp) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    opened = jj_input_open(data, tp, &in);
-    if (opened == 0 && in.needs_json) {
-        if (jj_json_decoded(&in, &decoded) < 0) goto done;
-        if (decoded) {
-            jj_input_close(&in);
-            opened = jj_input_open(decoded, tp, &in);
-            data = decoded;
-        }
-    }
+    PyObject *result = NULL;
+    jj_request r = {0};
+    int opened = jj_request_open(&r, st, data);
     if (opened == JJ_INPUT_UNSUPPORTED) {
         /* json.loads words the TypeError of a wrong type */
-        PyObject *value = jj_json_loads(st, data, NULL, 0);
+        PyObject *value = jj_request_foreign(&r);
         if (value) {
             PyErr_Format(PyExc_TypeError, "the JSON object must be str, bytes or bytearray, not %.100s",
                          Py_TYPE(data)->tp_name);
             Py_DECREF(value);
         }
-        goto done;
+    } else if (opened == 0) {
+        result = fn(&r, extra);
     }
-    if (opened < 0) goto done;
-    result = fn(st, tp, &in, data, extra);
-done:
-    if (opened == 0) jj_input_close(&in);
-    if (tp) jj_thread_parser_trim(tp);
-    Py_XDECREF(decoded);
+    jj_request_close(&r);
     return result;
-}
-
-static PyObject *jj_minify_tool(jj_state *st, jj_thread_parser *tp, const jj_input *in, PyObject *data,
-                                const void *extra) {
-    (void)tp;
-    (void)extra;
-    return jj_minify_input(st, in, data);
 }
 
 PyObject *jj_text_minify(PyObject *module, PyObject *data) {
@@ -245,30 +172,31 @@ typedef struct jj_indent_args {
  * shrink is in place. Beyond it (deep documents), a walk sizes it exactly. */
 #define JJ_INDENT_OVERALLOC 8
 
-static PyObject *jj_indent_tool(jj_state *st, jj_thread_parser *tp, const jj_input *in, PyObject *data,
-                                const void *extra) {
+static PyObject *jj_indent_tool(jj_request *r, const void *extra) {
     const jj_indent_args *a = extra;
     const uint8_t *unit = (const uint8_t *)PyBytes_AS_STRING(a->unit);
     size_t unit_len = (size_t)PyBytes_GET_SIZE(a->unit);
-    int unlock = jj_may_unlock(in);
-    jj_error err;
+    const uint8_t *in = r->in.buf;
+    size_t len = r->in.len, cap = 0, size = 0;
     jj_valid_facts facts; /* indent has no depth or int limit: only the depth bounds the size */
-    size_t cap = 0, size = 0;
     PyObject *out = NULL;
-    JJ_ENGINE(unlock, err = jj_validate(&tp->parser, in->buf, in->len, &facts); if (err == JJ_OK) {
-        cap = jj_indent_bound(&tp->parser, in->len, unit_len, facts.max_depth);
-        if (cap / JJ_INDENT_OVERALLOC > in->len + 512) cap = jj_indent_size(&tp->parser, in->buf, in->len, unit_len);
-    });
+    PyThreadState *saved = jj_request_unlock(r);
+    jj_error err = jj_validate(r->parser, in, len, &facts);
+    if (err == JJ_OK) {
+        cap = jj_indent_bound(r->parser, len, unit_len, facts.max_depth);
+        if (cap / JJ_INDENT_OVERALLOC > len + 512) cap = jj_indent_size(r->parser, in, len, unit_len);
+    }
+    jj_request_relock(saved);
     if (err == JJ_ERR_NOMEM || (err == JJ_OK && cap > (size_t)PY_SSIZE_T_MAX - JJ_INDENT_SLACK)) {
         PyErr_NoMemory();
     } else if (err != JJ_OK) {
-        if (jj_raise_refusal(st, in->buf, in->len, PyUnicode_Check(data) ? data : NULL, err) > 0)
-            out = jj_indent_by_json(st, data, a->indent);
+        if (jj_request_raise(r, err) > 0) out = jj_indent_by_json(r->st, r->text ? r->text : r->source, a->indent);
     } else {
         out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(cap + JJ_INDENT_SLACK));
         if (out) {
-            JJ_ENGINE(unlock, size = jj_indent_write(&tp->parser, in->buf, in->len, unit, unit_len,
-                                                     (uint8_t *)PyBytes_AS_STRING(out)));
+            saved = jj_request_unlock(r);
+            size = jj_indent_write(r->parser, in, len, unit, unit_len, (uint8_t *)PyBytes_AS_STRING(out));
+            jj_request_relock(saved);
             if (_PyBytes_Resize(&out, (Py_ssize_t)size) < 0) out = NULL; /* drop what was not used */
         }
     }
