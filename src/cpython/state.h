@@ -24,9 +24,9 @@ typedef struct jj_key_cache {
 } jj_key_cache;
 
 /* encode_native.c: what dumpb's writers of datetime, uuid.UUID and numpy values keep.
- * The datetime types come from the datetime C API capsule at exec; uuid, zoneinfo and
- * numpy are never imported by us: their types are looked up in sys.modules when first
- * needed (a NULL entry means "not imported yet", so looked up again next time). */
+ * datetime, uuid, zoneinfo and numpy are never imported by us (see jj_native_init):
+ * their types are looked up in sys.modules when a value that may be theirs first comes
+ * (a NULL entry means "not imported yet", so looked up again next time). */
 #define JJ_NP_SCALAR_TYPES 13
 typedef struct jj_native_cache {
     PyTypeObject *date_type, *datetime_type, *time_type, *delta_type, *timezone_type;
