@@ -81,8 +81,10 @@ PyObject *jj_get_many(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
 PyObject *jj_set_path(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 PyObject *jj_delete_path(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
-/* module.c: whether json would have recursion room for `depth` nested containers here. */
-int jj_recursion_room(size_t depth);
+/* module.c: whether json.loads, called where our caller called us, would have the
+ * recursion room for `depth` nested containers; meth_o: our entry point is METH_O (the
+ * interpreter counts its call), else one whose call is not counted (loads). */
+int jj_recursion_room(size_t depth, int meth_o);
 
 /* text.c: valid, minify, indent (module methods). */
 PyObject *jj_text_valid(PyObject *module, PyObject *data);

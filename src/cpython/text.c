@@ -86,7 +86,7 @@ PyObject *jj_text_valid(PyObject *module, PyObject *data) {
     JJ_ENGINE(jj_may_unlock(&in), err = jj_validate(&tp->parser, in.buf, in.len, &facts));
     if (err == JJ_OK) {
         /* what json refuses beyond the grammar: too deep for its recursion, too long ints */
-        int json_decides = !jj_recursion_room(facts.max_depth) || facts.max_int_digits > JJ_INT_DIGITS_ALWAYS_OK;
+        int json_decides = !jj_recursion_room(facts.max_depth, 1) || facts.max_int_digits > JJ_INT_DIGITS_ALWAYS_OK;
         result = json_decides ? jj_valid_by_json(st, data) : Py_NewRef(Py_True);
     } else if (err == JJ_ERR_NOMEM) {
         PyErr_NoMemory();
