@@ -312,13 +312,11 @@ def test_recursion_limit_is_respected_like_json():
     doc = "[" * 3000 + "]" * 3000
     try:
         sys.setrecursionlimit(10000)
-        exp = json_oracle(doc)
-        assert not isinstance(exp, Raised)
+        exp = json_oracle(doc)  # parses, but for 3.12's C limit (1500), which ignores this
         assert_same_outcome(capture(jetjson.loads, doc), exp, "depth 3000 with limit 10000",
                             jetjson)
         sys.setrecursionlimit(1000)
-        exp = json_oracle(doc)
-        assert isinstance(exp, Raised)
+        exp = json_oracle(doc)  # raises, but for 3.13's C limit (10000), which ignores this
         assert_same_outcome(capture(jetjson.loads, doc), exp, "depth 3000 with limit 1000",
                             jetjson, exact_recursion_message=True)
     finally:

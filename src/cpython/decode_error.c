@@ -83,17 +83,18 @@ static size_t jj_int_digits_limit(void) {
 #endif
 }
 
-static jj_json_rules jj_rules_here(void) {
+/* json's rules where our caller called us; meth_o as for jj_recursion_room. */
+static jj_json_rules jj_rules_here(int meth_o) {
     jj_json_rules rules = {
         .trailing_comma_messages = PY_VERSION_HEX >= 0x030D0000,
-        .max_depth = jj_recursion_budget(),
+        .max_depth = jj_recursion_budget(meth_o),
         .max_int_digits = jj_int_digits_limit(),
     };
     return rules;
 }
 
 int jj_json_would_accept(const uint8_t *buf, size_t len) {
-    jj_json_rules rules = jj_rules_here();
+    jj_json_rules rules = jj_rules_here(1); /* for valid, a METH_O entry */
     jj_json_verdict v = jj_json_explain(buf, len, &rules);
     if (v.error == JJ_JSON_NOMEM) {
         PyErr_NoMemory();
@@ -116,7 +117,7 @@ int jj_raise_refusal(jj_state *st, const uint8_t *buf, size_t len, PyObject *tex
         jj_raise_decode_error(st, "Unexpected UTF-8 BOM (decode using utf-8-sig)", doc, buf, 0);
         goto done;
     }
-    jj_json_rules rules = jj_rules_here();
+    jj_json_rules rules = jj_rules_here(0);
     jj_json_verdict v = jj_json_explain(buf, len, &rules);
     switch (v.error) {
     case JJ_JSON_ACCEPTED: rc = 1; break;

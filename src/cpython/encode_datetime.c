@@ -100,7 +100,7 @@ static PyObject *jj_utcoffset_of(jj_state *st, PyObject *dt, PyObject *tz) {
     PyTypeObject *tt = Py_TYPE(tz);
     /* the standard library's own tzinfos answer well-formed offsets: ask them directly
      * (the datetime's utcoffset() would call the same and check the answer) */
-    if (tt == c->timezone_type || (tt == jj_native_zoneinfo_type(st) && tt))
+    if (tt == c->timezone_type || jj_native_is_zoneinfo(st, tt))
         return PyObject_CallMethodOneArg(tz, c->str_utcoffset, dt);
     PyObject *attr = NULL;
     int has = jj_optional_attr(tz, c->str_convert, &attr);

@@ -2,6 +2,8 @@
  * per-interpreter cache of the types and names the writers need. */
 #include "encode_native.h"
 
+#include <string.h>
+
 #include "encode_native_internal.h"
 
 /* Python's datetime.h defines a static PyDateTimeAPI in every file that includes it; we
@@ -34,19 +36,12 @@ static void jj_native_datetime_types(jj_native_cache *c, PyDateTime_CAPI *api) {
     c->timezone_type = (PyTypeObject *)Py_NewRef((PyObject *)Py_TYPE(api->TimeZone_UTC));
 }
 
+/* Nothing is imported here: datetime, zoneinfo, uuid and numpy are looked up when a
+ * value of theirs first reaches dumpb. Importing datetime at exec made every own-GIL
+ * sub-interpreter that imports jetjson load _datetime, which CPython 3.12 and 3.13.0
+ * cannot unload from two such interpreters without freeing memory twice. */
 int jj_native_init(jj_state *st) {
     jj_native_cache *c = &st->native;
-    PyDateTime_CAPI *api = (PyDateTime_CAPI *)PyCapsule_Import(PyDateTime_CAPSULE_NAME, 0);
-    if (!api) {
-        /* no C datetime here (3.12's _datetime refuses own-GIL sub-interpreters, where
-         * datetime is the pure-Python one): the module still loads, and datetime
-         * values go to `default` like any unknown type */
-        if (!PyErr_ExceptionMatches(PyExc_ImportError) && !PyErr_ExceptionMatches(PyExc_AttributeError))
-            return -1;
-        PyErr_Clear();
-    } else {
-        jj_native_datetime_types(c, api);
-    }
     c->str_int = jj_intern("int");
     c->str_utcoffset = jj_intern("utcoffset");
     c->str_normalize = jj_intern("normalize");
@@ -94,9 +89,36 @@ static PyTypeObject *jj_imported_type(const char *module, const char *name) {
     return (PyTypeObject *)type;
 }
 
-PyTypeObject *jj_native_zoneinfo_type(jj_state *st) {
-    if (!st->native.zoneinfo_type) st->native.zoneinfo_type = jj_imported_type("zoneinfo", "ZoneInfo");
-    return st->native.zoneinfo_type;
+/* Whether `type` (or its name) could be the one sought: a type is only looked up in
+ * sys.modules when its name matches, so objects of every other type cost a string
+ * compare, not a module lookup, while that module is not imported. */
+static int jj_name_is(const PyTypeObject *type, const char *name) { return strcmp(type->tp_name, name) == 0; }
+
+int jj_native_is_zoneinfo(jj_state *st, PyTypeObject *type) {
+    jj_native_cache *c = &st->native;
+    /* zoneinfo.ZoneInfo, in C (_zoneinfo) or in Python */
+    if (!c->zoneinfo_type && (jj_name_is(type, "zoneinfo.ZoneInfo") || jj_name_is(type, "ZoneInfo")))
+        c->zoneinfo_type = jj_imported_type("zoneinfo", "ZoneInfo");
+    return type == c->zoneinfo_type;
+}
+
+/* The C datetime types, once something in this interpreter has imported _datetime (a
+ * value of these types cannot exist before): taken from its C API capsule, which
+ * PyCapsule_Import would have imported. 1 when they are known. */
+static int jj_datetime_ready(jj_native_cache *c) {
+    if (c->datetime_type) return 1;
+    PyObject *name = PyUnicode_FromString("_datetime");
+    PyObject *mod = name ? PyImport_GetModule(name) : NULL;
+    Py_XDECREF(name);
+    PyObject *capsule = mod && mod != Py_None ? PyObject_GetAttrString(mod, "datetime_CAPI") : NULL;
+    Py_XDECREF(mod);
+    PyDateTime_CAPI *api = NULL;
+    if (capsule && PyCapsule_IsValid(capsule, PyDateTime_CAPSULE_NAME))
+        api = (PyDateTime_CAPI *)PyCapsule_GetPointer(capsule, PyDateTime_CAPSULE_NAME);
+    if (api) jj_native_datetime_types(c, api);
+    Py_XDECREF(capsule);
+    if (PyErr_Occurred()) PyErr_Clear();
+    return api != NULL;
 }
 
 /* numpy's types, all at once, once numpy is imported. */
@@ -131,12 +153,14 @@ jj_native_kind jj_native_classify(jj_state *st, PyObject *obj, uint32_t opts) {
     PyTypeObject *type = Py_TYPE(obj);
     /* orjson takes these by exact type only; subclasses go to default */
     if (!(opts & JJ_OPT_PASSTHROUGH_DATETIME) || (opts & JJ_NATIVE_KEY)) {
+        /* the C types are named "datetime.date" and so on */
+        if (!c->datetime_type && strncmp(type->tp_name, "datetime.", 9) == 0) jj_datetime_ready(c);
         if (type == c->datetime_type) return JJ_NATIVE_DATETIME;
         if (type == c->date_type) return JJ_NATIVE_DATE;
         if (type == c->time_type) return JJ_NATIVE_TIME;
     }
-    if (!c->uuid_type) c->uuid_type = jj_imported_type("uuid", "UUID");
-    if (type == c->uuid_type && type) return JJ_NATIVE_UUID;
+    if (!c->uuid_type && jj_name_is(type, "UUID")) c->uuid_type = jj_imported_type("uuid", "UUID");
+    if (type == c->uuid_type) return JJ_NATIVE_UUID;
     if (!(opts & JJ_OPT_SERIALIZE_NUMPY) || (opts & JJ_NATIVE_KEY) || !jj_numpy_ready(c))
         return JJ_NATIVE_NONE;
     if (type == c->np_ndarray) return JJ_NATIVE_NUMPY_ARRAY;

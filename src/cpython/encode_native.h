@@ -66,7 +66,7 @@ int jj_native_write_numpy(jj_state *st, jj_writer *w, PyObject *obj, jj_native_k
                           int depth);
 
 /* Per-interpreter setup and teardown of what these writers cache (type objects,
- * the datetime C API capsule): called from the module's exec and clear/free. */
+ * found lazily, see jj_native_init): called from the module's exec and clear/free. */
 int jj_native_init(jj_state *st);
 void jj_native_clear(jj_state *st);
 

@@ -16,8 +16,8 @@ typedef enum jj_np_scalar {
 
 /* Index of `type` in the numpy scalar table, or -1 (numpy must be looked up already). */
 int jj_native_np_scalar_index(jj_state *st, PyTypeObject *type);
-/* zoneinfo.ZoneInfo if zoneinfo is imported, else NULL (borrowed). */
-PyTypeObject *jj_native_zoneinfo_type(jj_state *st);
+/* Whether type is zoneinfo.ZoneInfo (looked up in sys.modules, never imported). */
+int jj_native_is_zoneinfo(jj_state *st, PyTypeObject *type);
 /* Raise jetjson.JSONEncodeError(msg); returns -1. */
 int jj_native_error(jj_state *st, const char *msg);
 

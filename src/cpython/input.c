@@ -2,6 +2,8 @@
  * ASCII str is already UTF-8; other kinds are transcoded into the thread's scratch
  * buffer (surrogates as 3-byte sequences, which the engine accepts), so the str's own
  * UTF-8 cache is never filled. */
+#include <string.h>
+
 #include "state.h"
 
 static uint8_t *jj_put_utf8(uint8_t *d, Py_UCS4 cp) {
@@ -64,12 +66,6 @@ static int jj_input_from_str(PyObject *s, jj_thread_parser *tp, jj_input *in) {
     return 0;
 }
 
-int jj_bytes_need_json(const uint8_t *b, size_t len) {
-    if (len >= 2 && (b[0] == 0 || b[1] == 0)) return 1;
-    if (len >= 2 && ((b[0] == 0xff && b[1] == 0xfe) || (b[0] == 0xfe && b[1] == 0xff))) return 1;
-    if (len >= 3 && b[0] == 0xef && b[1] == 0xbb && b[2] == 0xbf) return 1;
-    return 0;
-}
 
 /* json.detect_encoding's choice, made here so that no json code runs. */
 static const char *jj_json_encoding(const uint8_t *b, size_t len) {
@@ -87,6 +83,8 @@ static const char *jj_json_encoding(const uint8_t *b, size_t len) {
     }
     return "utf-8";
 }
+
+int jj_bytes_need_json(const uint8_t *b, size_t len) { return strcmp(jj_json_encoding(b, len), "utf-8") != 0; }
 
 PyObject *jj_decode_like_json(const uint8_t *buf, size_t len) {
     return PyUnicode_Decode((const char *)buf, (Py_ssize_t)len, jj_json_encoding(buf, len), "surrogatepass");

@@ -15,30 +15,53 @@
 
 static inline jj_state *jj_get_state(PyObject *module) { return (jj_state *)PyModule_GetState(module); }
 
-/* Room for json's own recursion checks: its frames above the scanner. */
+/* ---- json's nesting limit ---- */
+
+/* Room for json's own recursion checks where the counter below is not readable: its
+ * frames above the scanner, plus a little. */
 #define JJ_RECURSION_MARGIN 8
 
-/* Whether json itself would have recursion room for `depth` nested containers here.
- * Probed with the same counter json's scanner uses, so the answer follows the
- * interpreter's limit (and the caller's own depth) on every Python version. */
-/* The recursion budget Py_EnterRecursiveCall counts down, where the version exposes it:
- * with more left than needed, every call of the probe below would succeed without a
- * check, so the probe (two calls per level, on every loads) can be skipped. */
-static inline int jj_recursion_surely_enough(size_t needed) {
+/* json.loads refuses a document when its C scanner, which enters one recursion level
+ * per container (Py_EnterRecursiveCall), runs out of the budget Python counts down.
+ * Before its first container json spends a fixed number of levels of it: its three
+ * Python frames (loads, decode, raw_decode) count on 3.11, only C-level entries from
+ * 3.12. So json.loads, called where our caller called us, accepts exactly (budget seen
+ * here - levels) nested containers, provided our own call did not count: see
+ * jj_loads_vectorcall, which makes that so for loads from every Python call site.
+ * valid is METH_O, a call the interpreter always counts: one level less. The levels
+ * were found by binary search against json from many caller depths, in Python and
+ * through C calls (tests/test_loads_depth.py checks them at the limit):
+ *   3.11: 4 (valid: 3), 3.12: 1 (0), 3.13: 0 (-1).
+ * From C code (map(jetjson.loads, ...)) json.loads itself costs one entry into the
+ * interpreter more: exact on 3.11, where that is offset by the counted call; from
+ * 3.12 json refuses two levels earlier there than jetjson does. */
 #if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000
-    return (size_t)(long)PyThreadState_Get()->recursion_remaining > needed &&
-           PyThreadState_Get()->recursion_remaining > 0;
-#elif PY_VERSION_HEX >= 0x030C0000 && PY_VERSION_HEX < 0x030E0000 && !defined(Py_GIL_DISABLED)
-    return PyThreadState_Get()->c_recursion_remaining > 0 &&
-           (size_t)(long)PyThreadState_Get()->c_recursion_remaining > needed;
+#define JJ_JSON_LEVELS 4L
+#define JJ_RECURSION_BUDGET() ((long)PyThreadState_Get()->recursion_remaining)
+#elif PY_VERSION_HEX >= 0x030C0000 && PY_VERSION_HEX < 0x030D0000 && !defined(Py_GIL_DISABLED)
+#define JJ_JSON_LEVELS 1L
+#define JJ_RECURSION_BUDGET() ((long)PyThreadState_Get()->c_recursion_remaining)
+#elif PY_VERSION_HEX >= 0x030D0000 && PY_VERSION_HEX < 0x030E0000 && !defined(Py_GIL_DISABLED)
+#define JJ_JSON_LEVELS 0L
+#define JJ_RECURSION_BUDGET() ((long)PyThreadState_Get()->c_recursion_remaining)
+#endif
+
+/* How many nested containers json.loads would accept, called where our caller called
+ * us; -1 when this version's accounting is not known here. */
+static long jj_json_depth_limit(int meth_o) {
+#ifdef JJ_RECURSION_BUDGET
+    long room = JJ_RECURSION_BUDGET() - (JJ_JSON_LEVELS - (meth_o != 0));
+    return room < 0 ? -1 : room;
 #else
-    (void)needed;
-    return 0;
+    (void)meth_o;
+    return -1;
 #endif
 }
 
-int jj_recursion_room(size_t depth) {
-    if (jj_recursion_surely_enough(depth + JJ_RECURSION_MARGIN)) return 1;
+int jj_recursion_room(size_t depth, int meth_o) {
+    long limit = jj_json_depth_limit(meth_o);
+    if (limit >= 0) return depth <= (size_t)limit;
+    /* unknown accounting: probe the counter json's scanner uses, with a margin */
     size_t entered = 0;
     int ok = 1;
     for (; entered < depth + JJ_RECURSION_MARGIN; entered++) {
@@ -52,7 +75,10 @@ int jj_recursion_room(size_t depth) {
     return ok;
 }
 
-size_t jj_recursion_budget(void) {
+size_t jj_recursion_budget(int meth_o) {
+    long limit = jj_json_depth_limit(meth_o);
+    if (limit >= 0) return (size_t)limit;
+    /* unknown accounting: what the counter allows, less the margin */
     size_t entered = 0;
     while (entered < ((size_t)1 << 24) && !Py_EnterRecursiveCall(" while decoding a JSON document")) entered++;
     if (PyErr_Occurred()) PyErr_Clear();
@@ -60,16 +86,52 @@ size_t jj_recursion_budget(void) {
     return entered > JJ_RECURSION_MARGIN ? entered - JJ_RECURSION_MARGIN : 0;
 }
 
+/* The kind of the first container, in document order, at nesting `level` (1: the
+ * root): the one json's scanner refuses. 0 when a long int comes first (json may
+ * refuse that one before, for sys.get_int_max_str_digits: json must decide). */
+static jj_type jj_first_container_at(const jj_parser *p, size_t level) {
+    size_t depth = 0;
+    for (size_t t = 0; t < p->tape_len;) {
+        jj_type type = jj_tape_type(p->tape[t]);
+        if (type == JJ_ARRAY || type == JJ_OBJECT) {
+            if (++depth == level) return type;
+            t += 2;
+        } else if (type == JJ_END) {
+            depth--;
+            t++;
+        } else if (type == JJ_BIGINT && p->tape[t + 1] > 640) { /* the lowest digit limit */
+            return 0;
+        } else {
+            t = jj_tape_skip(p->tape, t);
+        }
+    }
+    return 0;
+}
+
+/* For loads (a METH_FASTCALL entry): 1 when json.loads would have the recursion room
+ * for the parsed document; -1 with json's own RecursionError raised when it would
+ * not; 0 when json must decide. */
+static int jj_depth_check(const jj_parser *p) {
+    long limit = jj_json_depth_limit(0);
+    if (limit < 0) return jj_recursion_room(p->max_depth, 0);
+    if (p->max_depth <= (size_t)limit) return 1;
+    jj_type type = jj_first_container_at(p, (size_t)limit + 1);
+    if (!type) return 0;
+    PyErr_SetString(PyExc_RecursionError, type == JJ_OBJECT
+                    ? "maximum recursion depth exceeded while decoding a JSON object from a unicode string"
+                    : "maximum recursion depth exceeded while decoding a JSON array from a unicode string");
+    return -1;
+}
+
 /* ---- loads ---- */
 
 /* Objects from a parsed tape. NULL with *to_json set when json must decide instead
- * (not enough recursion room, or an int over sys.get_int_max_str_digits()). */
+ * (an int over sys.get_int_max_str_digits(), or nesting json's limit where that is not
+ * known exactly), or NULL with json's RecursionError when the nesting is past it. */
 static PyObject *jj_objects(jj_state *st, const jj_parser *p, const uint8_t *buf, int *to_json) {
-    *to_json = 0;
-    if (!jj_recursion_room(p->max_depth)) {
-        *to_json = 1;
-        return NULL;
-    }
+    int room = jj_depth_check(p);
+    *to_json = room == 0;
+    if (room <= 0) return NULL;
     int gc_was_enabled = PyGC_Disable();
     PyObject *result = jj_build_objects(st, p, buf);
     if (gc_was_enabled) PyGC_Enable();
@@ -148,6 +210,16 @@ static PyObject *jj_loads(PyObject *module, PyObject *const *args, Py_ssize_t na
     Py_DECREF(positional);
     Py_XDECREF(kwargs);
     return result;
+}
+
+/* loads called through the generic path (the first runs of a call site, calls from C
+ * code): what CPython's vectorcall for METH_FASTCALL | METH_KEYWORDS does, without the
+ * recursion level it counts. A warm call site calls loads without counting one, so
+ * with this every call sees its caller's budget and jj_depth_check can answer as
+ * json.loads would from there. loads recurses into nothing (its json fallback is
+ * Python code, which counts its own levels). Installed by jj_exec. */
+static PyObject *jj_loads_vectorcall(PyObject *func, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
+    return jj_loads(PyCFunction_GET_SELF(func), args, PyVectorcall_NARGS(nargsf), kwnames);
 }
 
 /* ---- load_file ---- */
@@ -330,6 +402,10 @@ static int jj_exec(PyObject *module) {
     if (PyModule_AddObjectRef(module, "JSONDecodeError", st->JSONDecodeError) < 0) return -1;
     if (jj_lazy_add_types(module, st) < 0) return -1;
     if (jj_native_init(st) < 0 || jj_dumpb_init(st, module) < 0) return -1;
+    PyObject *loads = PyObject_GetAttrString(module, "loads");
+    if (!loads) return -1;
+    if (PyCFunction_Check(loads)) ((PyCFunctionObject *)loads)->vectorcall = jj_loads_vectorcall;
+    Py_DECREF(loads);
     return 0;
 }
 

@@ -24,9 +24,9 @@ typedef struct jj_key_cache {
 } jj_key_cache;
 
 /* encode_native.c: what dumpb's writers of datetime, uuid.UUID and numpy values keep.
- * The datetime types come from the datetime C API capsule at exec; uuid, zoneinfo and
- * numpy are never imported by us: their types are looked up in sys.modules when first
- * needed (a NULL entry means "not imported yet", so looked up again next time). */
+ * datetime, uuid, zoneinfo and numpy are never imported by us (see jj_native_init):
+ * their types are looked up in sys.modules when a value that may be theirs first comes
+ * (a NULL entry means "not imported yet", so looked up again next time). */
 #define JJ_NP_SCALAR_TYPES 13
 typedef struct jj_native_cache {
     PyTypeObject *date_type, *datetime_type, *time_type, *delta_type, *timezone_type;
@@ -83,10 +83,13 @@ PyObject *jj_get_many(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
 PyObject *jj_set_path(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 PyObject *jj_delete_path(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
-/* module.c: whether json would have recursion room for `depth` nested containers here. */
-int jj_recursion_room(size_t depth);
-/* module.c: how many nested containers json could open from here. */
-size_t jj_recursion_budget(void);
+/* module.c: whether json.loads, called where our caller called us, would have the
+ * recursion room for `depth` nested containers; meth_o: our entry point is METH_O (the
+ * interpreter counts its call), else one whose call is not counted (loads). */
+int jj_recursion_room(size_t depth, int meth_o);
+/* module.c: how many nested containers json.loads could open, called where our caller
+ * called us (meth_o as for jj_recursion_room). */
+size_t jj_recursion_budget(int meth_o);
 
 /* decode_error.c: raises what json raises for buf[0..len), which the engine refused with
  * `error`; `text` is the str json would see when the caller has it (else it is decoded

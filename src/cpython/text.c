@@ -44,7 +44,7 @@ PyObject *jj_text_valid(PyObject *module, PyObject *data) {
         jj_error err = jj_request_validate(&r, &facts);
         if (err == JJ_OK) {
             /* what json refuses beyond the grammar: too deep for its recursion, too long ints */
-            int json_decides = !jj_recursion_room(facts.max_depth) || facts.max_int_digits > JJ_INT_DIGITS_ALWAYS_OK;
+            int json_decides = !jj_recursion_room(facts.max_depth, 1) || facts.max_int_digits > JJ_INT_DIGITS_ALWAYS_OK;
             int accepted = json_decides ? jj_json_would_accept(r.in.buf, r.in.len) : 1;
             if (accepted >= 0) result = Py_NewRef(accepted ? Py_True : Py_False);
         } else if (err == JJ_ERR_NOMEM) {
