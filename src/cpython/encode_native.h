@@ -56,12 +56,17 @@ jj_native_kind jj_native_classify(jj_state *st, PyObject *obj, uint32_t opts);
  * JJ_OPT_NON_STR_KEYS, for dict keys. */
 Py_ssize_t jj_native_text(jj_state *st, PyObject *obj, jj_native_kind kind, uint32_t opts, char *out);
 
+/* What jj_native_write_numpy returns for an array orjson hands to `default` (and
+ * refuses with its own message when there is none). */
+enum { JJ_NP_NOT_CONTIGUOUS = 1, JJ_NP_UNSUPPORTED = 2 };
+
 /* Writes a NUMPY_ARRAY or NUMPY_SCALAR as orjson does, laid out for JJ_OPT_INDENT_2 at
  * nesting `depth` (the depth of the array itself: 0 for the root) when that option is
- * set. Returns 0, or -1 with an exception set (orjson's JSONEncodeError messages for
- * unsupported dtypes and non-contiguous arrays). An array orjson would hand to
- * `default` (it does so for some dtypes) returns 1 with nothing written and no
- * exception, so the caller can go on to `default`. */
+ * set. Returns 0, or -1 with an exception set (orjson's messages: the other byte order,
+ * datetime64 units and ranges). An array orjson would hand to `default` returns
+ * JJ_NP_NOT_CONTIGUOUS (not C-contiguous, orjson's order of checks: before the byte
+ * order) or JJ_NP_UNSUPPORTED (no dimension, or a dtype orjson does not write) with
+ * nothing written and no exception. */
 int jj_native_write_numpy(jj_state *st, jj_writer *w, PyObject *obj, jj_native_kind kind, uint32_t opts,
                           int depth);
 

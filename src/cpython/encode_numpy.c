@@ -4,7 +4,8 @@
  * element kind and size, flags and the data pointer, with no numpy headers and no
  * import. What orjson does, and so what this does:
  *   - only exact numpy.ndarray, C-contiguous, with at least one dimension, of kind
- *     f8/f4/f2, i8..i1, u8..u1, b1 or M8: anything else goes to `default` (return 1);
+ *     f8/f4/f2, i8..i1, u8..u1, b1 or M8: anything else goes to `default`, or without
+ *     one fails with "not C contiguous" or "unsupported datatype" (the caller's);
  *   - a C-contiguous array in the other byte order is an error, default or not;
  *   - NaN and the infinities are null; float16 values are written as the float32 they
  *     equal; any nonzero bool byte is true;
@@ -423,14 +424,20 @@ static int jj_np_elem_of(char kind, int size) {
 static int jj_np_array(jj_np_out *o, PyObject *obj, int depth) {
     PyObject *capsule = PyObject_GetAttr(obj, o->st->native.str_array_struct);
     if (!capsule) return -1;
-    int rc = 1;
+    int rc = JJ_NP_UNSUPPORTED;
     const jj_array_interface *a = PyCapsule_CheckExact(capsule) ? PyCapsule_GetPointer(capsule, NULL) : NULL;
     if (!a) {
         PyErr_Clear();
-    } else if (a->two == 2 && (a->flags & JJ_NPY_C_CONTIGUOUS) && !(a->flags & JJ_NPY_NOTSWAPPED)) {
+    } else if (a->two != 2) {
+        /* not an interface numpy makes: left to default like an unknown dtype */
+    } else if (!(a->flags & JJ_NPY_C_CONTIGUOUS)) {
+        /* orjson checks this first: a transposed or strided array of any dtype (and a
+         * structured one, whose interface numpy gives without flags) */
+        rc = JJ_NP_NOT_CONTIGUOUS;
+    } else if (!(a->flags & JJ_NPY_NOTSWAPPED)) {
         /* an error even when there is a default */
         rc = jj_native_error(o->st, "numpy array is not native-endianness");
-    } else if (a->two == 2 && (a->flags & JJ_NPY_C_CONTIGUOUS) && a->nd > 0) {
+    } else if (a->nd > 0) {
         int elem = jj_np_elem_of(a->typekind, a->itemsize);
         if (elem >= 0) {
             o->elem = (jj_np_scalar)elem;
@@ -447,7 +454,7 @@ static int jj_np_array(jj_np_out *o, PyObject *obj, int depth) {
 
 static int jj_np_scalar_write(jj_np_out *o, PyObject *obj) {
     int index = jj_native_np_scalar_index(o->st, Py_TYPE(obj));
-    if (index < 0) return 1;
+    if (index < 0) return JJ_NP_UNSUPPORTED; /* classify took it: cannot happen */
     o->elem = (jj_np_scalar)index;
     const char *p;
     switch (o->elem) {

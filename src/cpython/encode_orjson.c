@@ -407,7 +407,8 @@ static int jj_parse_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
         }
         *slot = args[nargs + i];
     }
-    if (*default_fn == Py_None) *default_fn = NULL;
+    /* default=None is kept: orjson takes any given default, None included, and calls it,
+     * so an unsupported type raises with "'NoneType' object is not callable" as cause */
     return 0;
 }
 

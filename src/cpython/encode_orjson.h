@@ -25,7 +25,7 @@
 typedef struct jj_orjson_enc {
     jj_state *st;
     jj_writer w;
-    PyObject *default_fn; /* borrowed; NULL when no default was given */
+    PyObject *default_fn; /* borrowed; NULL when no default was given (None when None was) */
     uint32_t opts;
 } jj_orjson_enc;
 
@@ -232,7 +232,7 @@ static inline int jj_enc_colon(jj_orjson_enc *e) {
  * enum, subclasses, dataclasses, then default. */
 int jj_enc_other(jj_orjson_enc *e, PyObject *obj, int depth, int ndefault);
 
-/* Raise jetjson.JSONEncodeError(msg); returns -1. */
+/* Raise jetjson.JSONEncodeError(msg) (TypeError itself, as orjson's is); returns -1. */
 int jj_enc_fail(jj_orjson_enc *e, const char *msg);
 
 /* Module setup: JSONEncodeError, Fragment, the OPT_* constants, interned names. */

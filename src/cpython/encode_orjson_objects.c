@@ -207,7 +207,11 @@ static int jj_is_dataclass(jj_state *st, PyTypeObject *type) {
 static int jj_enc_native(jj_orjson_enc *e, PyObject *obj, jj_native_kind kind, int depth, int ndefault) {
     if (kind == JJ_NATIVE_NUMPY_ARRAY || kind == JJ_NATIVE_NUMPY_SCALAR) {
         int rc = jj_native_write_numpy(e->st, &e->w, obj, kind, e->opts, depth);
-        return rc == 1 ? jj_enc_default(e, obj, depth, ndefault) : rc;
+        if (rc <= 0) return rc;
+        /* what orjson leaves to default, or refuses with its own message without one */
+        if (e->default_fn) return jj_enc_default(e, obj, depth, ndefault);
+        return jj_enc_fail(e, rc == JJ_NP_NOT_CONTIGUOUS ? "numpy array is not C contiguous; use ndarray.tolist() in default"
+                                                         : "unsupported datatype in numpy array");
     }
     char text[JJ_NATIVE_TEXT_MAX];
     Py_ssize_t n = jj_native_text(e->st, obj, kind, e->opts, text);
@@ -269,7 +273,10 @@ int jj_dumpb_init(jj_state *st, PyObject *module) {
         {"OPT_PASSTHROUGH_DATACLASS", JJ_OPT_PASSTHROUGH_DATACLASS},
         {"OPT_PASSTHROUGH_DATETIME", JJ_OPT_PASSTHROUGH_DATETIME},
         {"OPT_PASSTHROUGH_SUBCLASS", JJ_OPT_PASSTHROUGH_SUBCLASS},
+        /* orjson keeps these two as 0: dataclasses and UUIDs are always serialized */
+        {"OPT_SERIALIZE_DATACLASS", 0},
         {"OPT_SERIALIZE_NUMPY", JJ_OPT_SERIALIZE_NUMPY},
+        {"OPT_SERIALIZE_UUID", 0},
         {"OPT_SORT_KEYS", JJ_OPT_SORT_KEYS},
         {"OPT_STRICT_INTEGER", JJ_OPT_STRICT_INTEGER},
         {"OPT_UTC_Z", JJ_OPT_UTC_Z},
@@ -277,9 +284,10 @@ int jj_dumpb_init(jj_state *st, PyObject *module) {
     for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
         if (PyModule_AddIntConstant(module, options[i].name, (long)options[i].value) < 0) return -1;
     }
-    st->JSONEncodeError = PyErr_NewExceptionWithDoc(
-        "jetjson.JSONEncodeError", "An object dumpb cannot serialize (orjson's messages).", PyExc_TypeError, NULL);
-    if (!st->JSONEncodeError) return -1;
+    /* TypeError itself, as orjson.JSONEncodeError is: `except JSONEncodeError` then
+     * catches every TypeError of a call (a failing default's too), as code written
+     * against orjson expects */
+    st->JSONEncodeError = Py_NewRef(PyExc_TypeError);
     if (PyModule_AddObjectRef(module, "JSONEncodeError", st->JSONEncodeError) < 0) return -1;
     if (jj_intern(&st->str_value, "value") || jj_intern(&st->str_dict, "__dict__") ||
         jj_intern(&st->str_slots, "__slots__") || jj_intern(&st->str_dataclass_fields, "__dataclass_fields__") ||
