@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "encode_native_internal.h"
-#include "format_int.h"
+#include "jetjson_write.h"
 
 /* datetime.h defines a static PyDateTimeAPI in every file that includes it; we never
  * use it (the types come from the module state), only the field accessor macros. */
@@ -17,16 +17,8 @@
 #pragma GCC diagnostic pop
 #endif
 
-static const char jj_pairs[201] =
-    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-    "8081828384858687888990919293949596979899";
-
 /* v in [0, 99] as two digits */
-static inline char *jj_two(char *p, int v) {
-    memcpy(p, jj_pairs + 2 * v, 2);
-    return p + 2;
-}
+static inline char *jj_two(char *p, int v) { return (char *)jj_write_digits2((uint8_t *)p, (unsigned)v); }
 
 size_t jj_write_date(const jj_civil *t, char *out) {
     char *p = out;

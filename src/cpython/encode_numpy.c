@@ -17,9 +17,7 @@
 
 #include "encode_native_internal.h"
 #include "encode_orjson.h"
-#include "format_double.h"
-#include "format_float32.h"
-#include "format_int.h"
+#include "jetjson_write.h"
 
 /* numpy's PyArrayInterface (the array interface protocol's C struct, version 2). */
 typedef struct jj_array_interface {
@@ -201,119 +199,25 @@ static inline float jj_half_to_float(uint16_t h) {
 /* Longest element text: a datetime64 with an offset, or a double (with its slack). */
 #define JJ_NP_ELEM_MAX 64
 
-/* Writes one element read from p. Returns 0 or -1. */
+static int jj_np_row(jj_np_out *o, const char *src, size_t count);
+
+/* Writes one element read from p: a datetime64 here, the numbers and bools as a row of
+ * one (without its comma). Returns 0 or -1. */
 static inline int jj_np_elem(jj_np_out *o, const char *p) {
+    if (o->elem != JJ_NP_DATETIME64) {
+        if (jj_np_row(o, p, 1)) return -1;
+        o->w->pos--; /* the row's comma */
+        return 0;
+    }
     if (jj_writer_reserve(o->w, JJ_NP_ELEM_MAX)) return -1;
     char *out = (char *)o->w->pos;
-    size_t n;
-    switch (o->elem) {
-    case JJ_NP_FLOAT64: {
-        double v;
-        memcpy(&v, p, 8);
-        if (isfinite(v)) {
-            n = jj_enc_format_double(v, out); /* as dumpb writes a Python float */
-        } else {
-            memcpy(out, "null", 4);
-            n = 4;
-        }
-        break;
-    }
-    case JJ_NP_FLOAT32: {
-        float v;
-        memcpy(&v, p, 4);
-        if (isfinite(v)) {
-            n = jj_format_float32_orjson(v, out);
-        } else {
-            memcpy(out, "null", 4);
-            n = 4;
-        }
-        break;
-    }
-    case JJ_NP_FLOAT16: {
-        uint16_t h;
-        memcpy(&h, p, 2);
-        float v = jj_half_to_float(h);
-        if (isfinite(v)) {
-            n = jj_format_float32_orjson(v, out);
-        } else {
-            memcpy(out, "null", 4);
-            n = 4;
-        }
-        break;
-    }
-    case JJ_NP_INT64: {
-        int64_t v;
-        memcpy(&v, p, 8);
-        n = jj_format_int64(v, out);
-        break;
-    }
-    case JJ_NP_INT32: {
-        int32_t v;
-        memcpy(&v, p, 4);
-        n = jj_format_int64(v, out);
-        break;
-    }
-    case JJ_NP_INT16: {
-        int16_t v;
-        memcpy(&v, p, 2);
-        n = jj_format_int64(v, out);
-        break;
-    }
-    case JJ_NP_INT8:
-        n = jj_format_int64((int8_t)*p, out);
-        break;
-    case JJ_NP_UINT64: {
-        uint64_t v;
-        memcpy(&v, p, 8);
-        n = jj_format_uint64(v, out);
-        break;
-    }
-    case JJ_NP_UINT32: {
-        uint32_t v;
-        memcpy(&v, p, 4);
-        n = jj_format_uint64(v, out);
-        break;
-    }
-    case JJ_NP_UINT16: {
-        uint16_t v;
-        memcpy(&v, p, 2);
-        n = jj_format_uint64(v, out);
-        break;
-    }
-    case JJ_NP_UINT8:
-        n = jj_format_uint64((uint8_t)*p, out);
-        break;
-    case JJ_NP_BOOL:
-        if (*p) {
-            memcpy(out, "true", 4);
-            n = 4;
-        } else {
-            memcpy(out, "false", 5);
-            n = 5;
-        }
-        break;
-    default: { /* JJ_NP_DATETIME64 */
-        int64_t v;
-        memcpy(&v, p, 8);
-        out[0] = '"';
-        Py_ssize_t len = jj_dt64_text(o, v, out + 1);
-        if (len < 0) return -1;
-        out[len + 1] = '"';
-        n = (size_t)len + 2;
-        break;
-    }
-    }
-    o->w->pos += n;
-    return 0;
-}
-
-/* A line break and 2 * depth spaces. */
-static int jj_np_newline(jj_writer *w, int depth) {
-    size_t n = 1 + 2 * (size_t)depth;
-    if (jj_writer_reserve(w, n)) return -1;
-    w->pos[0] = '\n';
-    memset(w->pos + 1, ' ', n - 1);
-    w->pos += n;
+    int64_t v;
+    memcpy(&v, p, 8);
+    out[0] = '"';
+    Py_ssize_t len = jj_dt64_text(o, v, out + 1);
+    if (len < 0) return -1;
+    out[len + 1] = '"';
+    o->w->pos += (size_t)len + 2;
     return 0;
 }
 
@@ -342,7 +246,7 @@ static int jj_np_row(jj_np_out *o, const char *src, size_t count) {
         if (jj_writer_reserve(o->w, m * (JJ_DOUBLE_MAX_CHARS + 1) + JJ_DOUBLE_BUF_SIZE)) return -1;
         char *p = (char *)o->w->pos;
         switch (o->elem) {
-        case JJ_NP_FLOAT64: JJ_NP_ROW_LOOP(double, JJ_NP_FLOAT(jj_enc_format_double)) break;
+        case JJ_NP_FLOAT64: JJ_NP_ROW_LOOP(double, JJ_NP_FLOAT(jj_dumpb_format_double)) break;
         case JJ_NP_FLOAT32: JJ_NP_ROW_LOOP(float, JJ_NP_FLOAT(jj_format_float32_orjson)) break;
         case JJ_NP_INT64: JJ_NP_ROW_LOOP(int64_t, p += jj_format_int64(v, p)) break;
         case JJ_NP_INT32: JJ_NP_ROW_LOOP(int32_t, p += jj_format_int64(v, p)) break;
@@ -391,7 +295,7 @@ static int jj_np_dim(jj_np_out *o, const jj_array_interface *a, int dim, int dep
     }
     for (Py_intptr_t i = 0; i < n; i++) {
         if (i && jj_writer_put_byte(o->w, ',')) return -1;
-        if (indent && jj_np_newline(o->w, depth + 1)) return -1;
+        if (indent && jj_writer_newline(o->w, 2 * (size_t)(depth + 1))) return -1;
         if (dim + 1 < a->nd) {
             if (jj_np_dim(o, a, dim + 1, depth + 1, data)) return -1;
         } else {
@@ -399,7 +303,7 @@ static int jj_np_dim(jj_np_out *o, const jj_array_interface *a, int dim, int dep
             *data += o->itemsize;
         }
     }
-    if (indent && jj_np_newline(o->w, depth)) return -1;
+    if (indent && jj_writer_newline(o->w, 2 * (size_t)depth)) return -1;
     return jj_writer_put_byte(o->w, ']');
 }
 

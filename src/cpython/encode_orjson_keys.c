@@ -9,8 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "format_double.h"
-#include "format_int.h"
+#include "jetjson_write.h"
 
 typedef struct jj_item {
     PyObject *key;   /* str: the key text */
@@ -20,12 +19,12 @@ typedef struct jj_item {
 
 static PyObject *jj_text(const char *text, size_t n) { return PyUnicode_FromStringAndSize(text, (Py_ssize_t)n); }
 
-static PyObject *jj_key_fail(jj_orjson_enc *e, const char *msg) {
-    jj_enc_fail(e, msg);
+static PyObject *jj_key_fail(jj_dumpb_enc *e, const char *msg) {
+    jj_dumpb_fail(e, msg);
     return NULL;
 }
 
-static PyObject *jj_int_key(jj_orjson_enc *e, PyObject *key) {
+static PyObject *jj_int_key(jj_dumpb_enc *e, PyObject *key) {
     char buf[JJ_INT_MAX_CHARS];
     int overflow = 0;
     long long v = PyLong_AsLongLongAndOverflow(key, &overflow);
@@ -41,7 +40,7 @@ static PyObject *jj_int_key(jj_orjson_enc *e, PyObject *key) {
 }
 
 /* The text orjson writes for a non-str key under NON_STR_KEYS (new reference). */
-static PyObject *jj_key_text(jj_orjson_enc *e, PyObject *key, int nesting) {
+static PyObject *jj_key_text(jj_dumpb_enc *e, PyObject *key, int nesting) {
     if (PyUnicode_CheckExact(key)) return Py_NewRef(key);
     if (key == Py_True) return jj_text("true", 4);
     if (key == Py_False) return jj_text("false", 5);
@@ -51,7 +50,7 @@ static PyObject *jj_key_text(jj_orjson_enc *e, PyObject *key, int nesting) {
         double v = PyFloat_AS_DOUBLE(key);
         if (!isfinite(v)) return jj_text("null", 4);
         char buf[JJ_DOUBLE_BUF_SIZE];
-        return jj_text(buf, jj_enc_format_double(v, buf));
+        return jj_text(buf, jj_dumpb_format_double(v, buf));
     }
     /* enum members are keyed by their value (an enum of enums is not: keep it finite) */
     if (nesting < JJ_ENC_MAX_DEFAULT && PyObject_TypeCheck((PyObject *)Py_TYPE(key), (PyTypeObject *)e->st->enum_meta)) {
@@ -110,7 +109,7 @@ static void jj_items_free(jj_item *items, Py_ssize_t n) {
 
 /* Collect up to `cap` items (a key conversion may run Python code that grows the dict:
  * what comes past the size seen at the start is left out). Returns the count or -1. */
-static Py_ssize_t jj_collect(jj_orjson_enc *e, PyObject *dict, jj_item *items, Py_ssize_t cap) {
+static Py_ssize_t jj_collect(jj_dumpb_enc *e, PyObject *dict, jj_item *items, Py_ssize_t cap) {
     Py_ssize_t pos = 0, n = 0;
     PyObject *key, *value;
     int non_str = (e->opts & JJ_OPT_NON_STR_KEYS) != 0;
@@ -129,7 +128,7 @@ static Py_ssize_t jj_collect(jj_orjson_enc *e, PyObject *dict, jj_item *items, P
         /* orjson checks every key's UTF-8 while it collects them, before any value */
         if (text && jj_str_has_surrogate(text)) {
             Py_CLEAR(text);
-            jj_enc_fail(e, "str is not valid UTF-8: surrogates not allowed");
+            jj_dumpb_fail(e, "str is not valid UTF-8: surrogates not allowed");
         }
         if (!text) {
             Py_DECREF(value);
@@ -144,7 +143,7 @@ static Py_ssize_t jj_collect(jj_orjson_enc *e, PyObject *dict, jj_item *items, P
     return n;
 }
 
-int jj_enc_dict_keys(jj_orjson_enc *e, PyObject *dict, int depth, int ndefault) {
+int jj_dumpb_dict_keys(jj_dumpb_enc *e, PyObject *dict, int depth, int ndefault) {
     Py_ssize_t cap = PyDict_GET_SIZE(dict);
     jj_item *items = PyMem_Malloc((size_t)cap * sizeof(jj_item));
     if (!items) {
@@ -164,10 +163,10 @@ int jj_enc_dict_keys(jj_orjson_enc *e, PyObject *dict, int depth, int ndefault) 
     if (jj_writer_put_byte(&e->w, '{')) goto done;
     for (Py_ssize_t i = 0; i < n; i++) {
         if (i && jj_writer_put_byte(&e->w, ',')) goto done;
-        if (jj_enc_newline(e, depth + 1) || jj_enc_str_fast(e, items[i].key) || jj_enc_colon(e)) goto done;
-        if (jj_enc_value(e, items[i].value, depth + 1, ndefault)) goto done;
+        if (jj_dumpb_newline(e, depth + 1) || jj_dumpb_str_fast(e, items[i].key) || jj_dumpb_colon(e)) goto done;
+        if (jj_dumpb_value(e, items[i].value, depth + 1, ndefault)) goto done;
     }
-    if (jj_enc_newline(e, depth)) goto done;
+    if (jj_dumpb_newline(e, depth)) goto done;
     rc = jj_writer_put_byte(&e->w, '}');
 done:
     jj_items_free(items, n);
