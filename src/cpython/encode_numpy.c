@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "encode_native_internal.h"
+#include "dumpb_messages.h"
 #include "encode_orjson.h"
 #include "jetjson_write.h"
 
@@ -60,7 +61,7 @@ typedef struct { PyObject_HEAD int64_t v; int unit; int num; } jj_np_dt64;
 typedef struct jj_np_out {
     jj_state *st;
     jj_writer *w;
-    uint32_t opts;
+    const jj_dumpb_opts *opts;
     jj_np_scalar elem;
     int unit;      /* datetime64: the unit (JJ_DT_*); ps and finer fail at the first value */
     int unit_num;  /* datetime64: the unit's multiplier (only 1 is supported) */
@@ -85,7 +86,7 @@ static void jj_civil_from_days(int64_t days, jj_civil *t) {
 
 static int jj_dt64_unrepresentable(jj_np_out *o, int64_t v) {
     PyErr_Format(o->st->JSONEncodeError ? o->st->JSONEncodeError : PyExc_TypeError,
-                 "unrepresentable numpy.datetime64: %lld %s", (long long)v, jj_dt_unit_names[o->unit]);
+                 JJ_MSG_DT64_RANGE, (long long)v, jj_dt_unit_names[o->unit]);
     return -1;
 }
 
@@ -102,9 +103,9 @@ static Py_ssize_t jj_dt64_text(jj_np_out *o, int64_t v, char *out) {
         /* orjson crashes on multipliers ([2s]); we refuse them like the fine units */
         PyObject *err = o->st->JSONEncodeError ? o->st->JSONEncodeError : PyExc_TypeError;
         if (o->unit >= JJ_DT_ps)
-            PyErr_Format(err, "unsupported numpy.datetime64 unit: %s", jj_dt_unit_names[o->unit]);
+            PyErr_Format(err, JJ_MSG_DT64_UNIT, jj_dt_unit_names[o->unit]);
         else
-            PyErr_Format(err, "unsupported numpy.datetime64 unit: %d %s", o->unit_num, jj_dt_unit_names[o->unit]);
+            PyErr_Format(err, JJ_MSG_DT64_UNIT_NUM, o->unit_num, jj_dt_unit_names[o->unit]);
         return -1;
     }
     jj_civil t = {1970, 1, 1, 0, 0, 0, 0};
@@ -150,7 +151,7 @@ static Py_ssize_t jj_dt64_text(jj_np_out *o, int64_t v, char *out) {
     p += jj_write_date(&t, p);
     *p++ = 'T';
     p += jj_write_time(&t, o->opts, p);
-    if (o->opts & JJ_OPT_NAIVE_UTC) p += jj_write_offset(0, 0, o->opts, p);
+    if (o->opts->naive_utc) p += jj_write_offset(0, 0, o->opts, p);
     return p - out;
 }
 
@@ -284,7 +285,7 @@ static int jj_np_row(jj_np_out *o, const char *src, size_t count) {
 /* Dimension `dim` of the array at *data (advanced past it), as a list at `depth`. */
 static int jj_np_dim(jj_np_out *o, const jj_array_interface *a, int dim, int depth, const char **data) {
     Py_intptr_t n = a->shape[dim];
-    int indent = (o->opts & JJ_OPT_INDENT_2) != 0;
+    int indent = o->opts->indent_2;
     if (n == 0) return jj_writer_put(o->w, "[]", 2);
     if (jj_writer_put_byte(o->w, '[')) return -1;
     if (!indent && dim + 1 == a->nd && o->elem != JJ_NP_DATETIME64) {
@@ -340,7 +341,7 @@ static int jj_np_array(jj_np_out *o, PyObject *obj, int depth) {
         rc = JJ_NP_NOT_CONTIGUOUS;
     } else if (!(a->flags & JJ_NPY_NOTSWAPPED)) {
         /* an error even when there is a default */
-        rc = jj_native_error(o->st, "numpy array is not native-endianness");
+        rc = jj_native_error(o->st, JJ_MSG_NUMPY_ENDIAN);
     } else if (a->nd > 0) {
         int elem = jj_np_elem_of(a->typekind, a->itemsize);
         if (elem >= 0) {
@@ -379,7 +380,7 @@ static int jj_np_scalar_write(jj_np_out *o, PyObject *obj) {
     return jj_np_elem(o, p);
 }
 
-int jj_native_write_numpy(jj_state *st, jj_writer *w, PyObject *obj, jj_native_kind kind, uint32_t opts,
+int jj_native_write_numpy(jj_state *st, jj_writer *w, PyObject *obj, jj_native_kind kind, const jj_dumpb_opts *opts,
                           int depth) {
     jj_np_out o = {st, w, opts, JJ_NP_FLOAT64, 0, 1, 8};
     if (kind == JJ_NATIVE_NUMPY_ARRAY) return jj_np_array(&o, obj, depth);

@@ -6,6 +6,7 @@
  * object it works on, so a `default` that empties the containers being walked cannot
  * free what is in use. Lists are re-measured on every item for the same reason. */
 #include "encode_orjson.h"
+#include "dumpb_messages.h"
 
 #include <math.h>
 
@@ -41,8 +42,8 @@ static inline uint8_t *jj_write_int64(uint8_t *pos, int64_t v) {
 }
 
 static inline int jj_put_int64(jj_dumpb_enc *e, int64_t v) {
-    if ((e->opts & JJ_OPT_STRICT_INTEGER) && (v > JJ_MAX_53 || v < -JJ_MAX_53))
-        return jj_dumpb_fail(e, "Integer exceeds 53-bit range");
+    if (e->opts.strict_integer && (v > JJ_MAX_53 || v < -JJ_MAX_53))
+        return jj_dumpb_fail(e, JJ_MSG_INT53);
     if (jj_writer_reserve(&e->w, JJ_INT_MAX_CHARS)) return -1;
     e->w.pos = jj_write_int64(e->w.pos, v);
     return 0;
@@ -60,14 +61,14 @@ static int jj_dumpb_int_slow(jj_dumpb_enc *e, PyObject *obj) {
             if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return -1;
             PyErr_Clear();
         } else {
-            if (e->opts & JJ_OPT_STRICT_INTEGER) return jj_dumpb_fail(e, "Integer exceeds 53-bit range");
+            if (e->opts.strict_integer) return jj_dumpb_fail(e, JJ_MSG_INT53);
             if (jj_writer_reserve(&e->w, JJ_INT_MAX_CHARS)) return -1;
             e->w.pos += jj_format_uint64((uint64_t)u, (char *)e->w.pos);
             return 0;
         }
     }
     /* past 64 bits the 64-bit message wins, even under STRICT_INTEGER */
-    return jj_dumpb_fail(e, "Integer exceeds 64-bit range");
+    return jj_dumpb_fail(e, JJ_MSG_INT64);
 }
 
 /* The value of an exact int that fits one machine digit (below 2^30 in magnitude, so
@@ -222,7 +223,7 @@ static Py_ssize_t jj_put_int_run(jj_dumpb_enc *e, PyObject *const *items, Py_ssi
  * '['), `items` re-read on every step (a list may change under default). */
 static int jj_dumpb_sequence_items(jj_dumpb_enc *e, PyObject *seq, int depth, int ndefault, Py_ssize_t first) {
     int is_list = PyList_Check(seq);
-    int compact = !(e->opts & JJ_OPT_INDENT_2);
+    int compact = !e->opts.indent_2;
     int rc = -1;
     Py_INCREF(seq);
     if (!first && jj_writer_put_byte(&e->w, '[')) goto done;
@@ -258,11 +259,11 @@ done:
  * around it: the arrays of numbers (canada.json's coordinate pairs, vectors) then cost
  * no call of their own. */
 static inline int jj_dumpb_sequence(jj_dumpb_enc *e, PyObject *seq, int depth, int ndefault) {
-    if (depth >= JJ_ENC_MAX_DEPTH) return jj_dumpb_fail(e, "Recursion limit reached");
+    if (depth >= JJ_ENC_MAX_DEPTH) return jj_dumpb_fail(e, JJ_MSG_RECURSION);
     Py_ssize_t n = Py_SIZE(seq);
     if (n == 0) return jj_put_literal(e, "[]", 2);
     Py_ssize_t first = 0; /* items written before the general loop, with the '[' */
-    if (!(e->opts & JJ_OPT_INDENT_2)) {
+    if (!e->opts.indent_2) {
         PyObject *const *items = PyList_Check(seq) ? ((PyListObject *)seq)->ob_item : ((PyTupleObject *)seq)->ob_item;
         PyTypeObject *first_type = Py_TYPE(items[0]);
         if (first_type == &PyFloat_Type || first_type == &PyLong_Type) {
@@ -275,19 +276,19 @@ static inline int jj_dumpb_sequence(jj_dumpb_enc *e, PyObject *seq, int depth, i
 }
 
 static int jj_dumpb_dict(jj_dumpb_enc *e, PyObject *dict, int depth, int ndefault) {
-    if (depth >= JJ_ENC_MAX_DEPTH) return jj_dumpb_fail(e, "Recursion limit reached");
+    if (depth >= JJ_ENC_MAX_DEPTH) return jj_dumpb_fail(e, JJ_MSG_RECURSION);
     if (PyDict_GET_SIZE(dict) == 0) return jj_put_literal(e, "{}", 2);
-    if (e->opts & (JJ_OPT_SORT_KEYS | JJ_OPT_NON_STR_KEYS)) return jj_dumpb_dict_keys(e, dict, depth, ndefault);
+    if (e->opts.sort_keys | e->opts.non_str_keys) return jj_dumpb_dict_keys(e, dict, depth, ndefault);
     int rc = -1;
     Py_INCREF(dict);
     if (jj_writer_put_byte(&e->w, '{')) goto done;
     Py_ssize_t pos = 0;
     PyObject *key, *value;
     int first = 1;
-    int compact = !(e->opts & JJ_OPT_INDENT_2);
+    int compact = !e->opts.indent_2;
     while (jj_dict_next(dict, &pos, &key, &value)) {
         if (!PyUnicode_CheckExact(key)) {
-            jj_dumpb_fail(e, "Dict key must be str");
+            jj_dumpb_fail(e, JJ_MSG_KEY_STR);
             goto done;
         }
         /* the usual key, short ASCII: ',' "key" ':' with one reservation */
@@ -363,7 +364,7 @@ static int jj_parse_option(jj_state *st, PyObject *option, uint32_t *opts) {
         if (!(low == (unsigned long long)-1 && PyErr_Occurred()) && (low & 0x3FFFFFFFu) == 0) return 0;
         PyErr_Clear();
     }
-    PyErr_SetString(st->JSONEncodeError, "Invalid opts");
+    PyErr_SetString(st->JSONEncodeError, JJ_MSG_INVALID_OPTS);
     return -1;
 }
 
@@ -372,7 +373,7 @@ static int jj_parse_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
                          PyObject **default_fn, PyObject **option) {
     *obj = *default_fn = *option = NULL;
     if (nargs < 1) {
-        PyErr_SetString(PyExc_TypeError, "dumpb() missing 1 required positional argument: 'obj'");
+        PyErr_SetString(PyExc_TypeError, JJ_MSG_MISSING_OBJ);
         return -1;
     }
     *obj = args[0];
@@ -390,11 +391,11 @@ static int jj_parse_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
             slot = option;
             label = "option";
         } else {
-            PyErr_SetString(PyExc_TypeError, "dumpb() got an unexpected keyword argument");
+            PyErr_SetString(PyExc_TypeError, JJ_MSG_UNEXPECTED_KW);
             return -1;
         }
         if (*slot) {
-            PyErr_Format(PyExc_TypeError, "dumpb() got multiple values for argument: '%s'", label);
+            PyErr_Format(PyExc_TypeError, JJ_MSG_MULTIPLE_VALUES, label);
             return -1;
         }
         *slot = args[nargs + i];
@@ -409,10 +410,12 @@ PyObject *jj_dumpb(PyObject *module, PyObject *const *args, Py_ssize_t nargs, Py
     PyObject *obj, *option;
     e.st = (jj_state *)PyModule_GetState(module);
     if (jj_parse_args(args, nargs, kwnames, &obj, &e.default_fn, &option)) return NULL;
-    if (jj_parse_option(e.st, option, &e.opts)) return NULL;
+    uint32_t bits;
+    if (jj_parse_option(e.st, option, &bits)) return NULL;
+    e.opts = jj_dumpb_opts_of(bits);
     if (jj_writer_start_bytes(&e.w, jj_writer_first_capacity(e.st->dumpb_last_len))) return NULL;
     if (jj_dumpb_value(&e, obj, 0, 0) ||
-        ((e.opts & JJ_OPT_APPEND_NEWLINE) && jj_writer_put_byte(&e.w, '\n'))) {
+        (e.opts.append_newline && jj_writer_put_byte(&e.w, '\n'))) {
         jj_writer_abandon(&e.w);
         return NULL;
     }

@@ -27,7 +27,7 @@ typedef struct jj_dumpb_enc {
     jj_state *st;
     jj_writer w;
     PyObject *default_fn; /* borrowed; NULL when no default was given (None when None was) */
-    uint32_t opts;
+    jj_dumpb_opts opts;
 } jj_dumpb_enc;
 
 /* jetjson.Fragment: already-serialized JSON, inserted as is. */
@@ -201,11 +201,11 @@ int jj_dumpb_dict_keys(jj_dumpb_enc *e, PyObject *dict, int depth, int ndefault)
 /* A line break and the indentation of `depth` under INDENT_2 (nothing otherwise). */
 int jj_dumpb_indent(jj_dumpb_enc *e, int depth);
 static inline int jj_dumpb_newline(jj_dumpb_enc *e, int depth) {
-    return (e->opts & JJ_OPT_INDENT_2) ? jj_dumpb_indent(e, depth) : 0;
+    return e->opts.indent_2 ? jj_dumpb_indent(e, depth) : 0;
 }
 /* The ':' after a key (": " under INDENT_2). */
 static inline int jj_dumpb_colon(jj_dumpb_enc *e) {
-    if (e->opts & JJ_OPT_INDENT_2) return jj_writer_put(&e->w, ": ", 2);
+    if (e->opts.indent_2) return jj_writer_put(&e->w, ": ", 2);
     return jj_writer_put_byte(&e->w, ':');
 }
 

@@ -5,6 +5,7 @@
  * sorted by code point (which is the UTF-8 byte order orjson sorts by), equal texts
  * (possible after conversion: 1 and "1") keeping their dict order; then written. */
 #include "encode_orjson.h"
+#include "dumpb_messages.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -36,7 +37,7 @@ static PyObject *jj_int_key(jj_dumpb_enc *e, PyObject *key) {
         if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return NULL;
         PyErr_Clear();
     }
-    return jj_key_fail(e, "Dict integer key must be within 64-bit range");
+    return jj_key_fail(e, JJ_MSG_KEY_INT64);
 }
 
 /* The text orjson writes for a non-str key under NON_STR_KEYS (new reference). */
@@ -64,14 +65,15 @@ static PyObject *jj_key_text(jj_dumpb_enc *e, PyObject *key, int nesting) {
     if (PyUnicode_Check(key)) return PyUnicode_FromObject(key);
     if (PyLong_Check(key)) return jj_int_key(e, key);
     /* dates and UUIDs (the key flag: even under PASSTHROUGH_DATETIME; never numpy) */
-    uint32_t opts = e->opts | JJ_NATIVE_KEY;
-    jj_native_kind kind = jj_native_classify(e->st, key, opts);
+    jj_dumpb_opts opts = e->opts;
+    opts.key = 1;
+    jj_native_kind kind = jj_native_classify(e->st, key, &opts);
     if (kind != JJ_NATIVE_NONE && kind != JJ_NATIVE_NUMPY_ARRAY && kind != JJ_NATIVE_NUMPY_SCALAR) {
         char buf[JJ_NATIVE_TEXT_MAX];
-        Py_ssize_t n = jj_native_text(e->st, key, kind, opts, buf);
+        Py_ssize_t n = jj_native_text(e->st, key, kind, &opts, buf);
         return n < 0 ? NULL : jj_text(buf, (size_t)n);
     }
-    return jj_key_fail(e, "Dict key must a type serializable with OPT_NON_STR_KEYS");
+    return jj_key_fail(e, JJ_MSG_KEY_NON_STR);
 }
 
 /* Code point order of two strs. */
@@ -112,7 +114,7 @@ static void jj_items_free(jj_item *items, Py_ssize_t n) {
 static Py_ssize_t jj_collect(jj_dumpb_enc *e, PyObject *dict, jj_item *items, Py_ssize_t cap) {
     Py_ssize_t pos = 0, n = 0;
     PyObject *key, *value;
-    int non_str = (e->opts & JJ_OPT_NON_STR_KEYS) != 0;
+    int non_str = e->opts.non_str_keys;
     while (n < cap && PyDict_Next(dict, &pos, &key, &value)) {
         Py_INCREF(value);
         PyObject *text;
@@ -123,12 +125,12 @@ static Py_ssize_t jj_collect(jj_dumpb_enc *e, PyObject *dict, jj_item *items, Py
             text = jj_key_text(e, key, 0);
             Py_DECREF(key);
         } else {
-            text = jj_key_fail(e, "Dict key must be str");
+            text = jj_key_fail(e, JJ_MSG_KEY_STR);
         }
         /* orjson checks every key's UTF-8 while it collects them, before any value */
         if (text && jj_str_has_surrogate(text)) {
             Py_CLEAR(text);
-            jj_dumpb_fail(e, "str is not valid UTF-8: surrogates not allowed");
+            jj_dumpb_fail(e, JJ_MSG_SURROGATE);
         }
         if (!text) {
             Py_DECREF(value);
@@ -154,7 +156,7 @@ int jj_dumpb_dict_keys(jj_dumpb_enc *e, PyObject *dict, int depth, int ndefault)
     Py_ssize_t n = jj_collect(e, dict, items, cap);
     Py_DECREF(dict);
     if (n < 0) return -1;
-    if (e->opts & JJ_OPT_SORT_KEYS) qsort(items, (size_t)n, sizeof(jj_item), jj_compare_items);
+    if (e->opts.sort_keys) qsort(items, (size_t)n, sizeof(jj_item), jj_compare_items);
     int rc = -1;
     if (n == 0) {
         rc = jj_writer_put(&e->w, "{}", 2);

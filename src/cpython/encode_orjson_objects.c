@@ -2,6 +2,7 @@
  * datetime/date/time/UUID/numpy (encode_native.h), enum members (their value),
  * subclasses of str/int/list/dict, dataclasses, and finally `default`. */
 #include "encode_orjson.h"
+#include "dumpb_messages.h"
 
 int jj_dumpb_subclass(jj_dumpb_enc *e, PyObject *obj, int depth, int ndefault);
 
@@ -11,10 +12,10 @@ static int jj_dumpb_fragment(jj_dumpb_enc *e, PyObject *obj) {
     PyObject *contents = ((jj_fragment *)obj)->contents;
     if (PyBytes_Check(contents))
         return jj_writer_put(&e->w, PyBytes_AS_STRING(contents), (size_t)PyBytes_GET_SIZE(contents));
-    if (!PyUnicode_Check(contents)) return jj_dumpb_fail(e, "jetjson.Fragment's content is not of type bytes or str");
+    if (!PyUnicode_Check(contents)) return jj_dumpb_fail(e, JJ_MSG_FRAGMENT);
     if (PyUnicode_IS_ASCII(contents))
         return jj_writer_put(&e->w, PyUnicode_DATA(contents), (size_t)PyUnicode_GET_LENGTH(contents));
-    if (jj_str_has_surrogate(contents)) return jj_dumpb_fail(e, "str is not valid UTF-8: surrogates not allowed");
+    if (jj_str_has_surrogate(contents)) return jj_dumpb_fail(e, JJ_MSG_SURROGATE);
     /* a new bytes object, not the str's UTF-8 cache */
     PyObject *utf8 = PyUnicode_AsUTF8String(contents);
     if (!utf8) return -1;
@@ -43,7 +44,7 @@ static int jj_dumpb_dataclass_dict(jj_dumpb_enc *e, PyObject *attrs, int depth, 
     Py_ssize_t pos = 0;
     PyObject *key, *value;
     while (PyDict_Next(attrs, &pos, &key, &value)) {
-        if (!PyUnicode_CheckExact(key)) return jj_dumpb_fail(e, "Dict key must be str");
+        if (!PyUnicode_CheckExact(key)) return jj_dumpb_fail(e, JJ_MSG_KEY_STR);
         if (jj_starts_with_underscore(key)) continue;
         Py_INCREF(value);
         int rc = jj_dumpb_member(e, key, value, depth, ndefault, first);
@@ -80,7 +81,7 @@ static int jj_dumpb_dataclass_fields(jj_dumpb_enc *e, PyObject *obj, int depth, 
     PyObject *name, *field;
     while (PyDict_Next(fields, &pos, &name, &field)) {
         if (!PyUnicode_CheckExact(name)) {
-            jj_dumpb_fail(e, "Dict key must be str");
+            jj_dumpb_fail(e, JJ_MSG_KEY_STR);
             goto done;
         }
         if (jj_starts_with_underscore(name)) continue;
@@ -119,7 +120,7 @@ static int jj_dataclass_close(jj_dumpb_enc *e, Py_ssize_t members, int depth) {
 }
 
 static int jj_dumpb_dataclass(jj_dumpb_enc *e, PyObject *obj, int depth, int ndefault) {
-    if (depth >= JJ_ENC_MAX_DEPTH) return jj_dumpb_fail(e, "Recursion limit reached");
+    if (depth >= JJ_ENC_MAX_DEPTH) return jj_dumpb_fail(e, JJ_MSG_RECURSION);
     int first = 1, rc;
     PyObject *attrs = NULL;
     if (Py_TYPE(obj)->tp_dictoffset != 0 &&
@@ -150,7 +151,7 @@ static int jj_dumpb_dataclass(jj_dumpb_enc *e, PyObject *obj, int depth, int nde
 /* ---- default ---- */
 
 static int jj_not_serializable(jj_dumpb_enc *e, PyObject *obj) {
-    PyErr_Format(e->st->JSONEncodeError, "Type is not JSON serializable: %s", Py_TYPE(obj)->tp_name);
+    PyErr_Format(e->st->JSONEncodeError, JJ_MSG_NOT_SERIALIZABLE, Py_TYPE(obj)->tp_name);
     return -1;
 }
 
@@ -190,7 +191,7 @@ static int jj_default_failed(jj_dumpb_enc *e, PyObject *obj) {
 
 static int jj_dumpb_default(jj_dumpb_enc *e, PyObject *obj, int depth, int ndefault) {
     if (!e->default_fn) return jj_not_serializable(e, obj);
-    if (ndefault >= JJ_ENC_MAX_DEFAULT) return jj_dumpb_fail(e, "default serializer exceeds recursion limit");
+    if (ndefault >= JJ_ENC_MAX_DEFAULT) return jj_dumpb_fail(e, JJ_MSG_DEFAULT_RECURSION);
     PyObject *result = PyObject_CallOneArg(e->default_fn, obj);
     if (!result) return jj_default_failed(e, obj);
     int rc = jj_dumpb_value(e, result, depth, ndefault + 1);
@@ -206,15 +207,15 @@ static int jj_is_dataclass(jj_state *st, PyTypeObject *type) {
 
 static int jj_dumpb_native(jj_dumpb_enc *e, PyObject *obj, jj_native_kind kind, int depth, int ndefault) {
     if (kind == JJ_NATIVE_NUMPY_ARRAY || kind == JJ_NATIVE_NUMPY_SCALAR) {
-        int rc = jj_native_write_numpy(e->st, &e->w, obj, kind, e->opts, depth);
+        int rc = jj_native_write_numpy(e->st, &e->w, obj, kind, &e->opts, depth);
         if (rc <= 0) return rc;
         /* what orjson leaves to default, or refuses with its own message without one */
         if (e->default_fn) return jj_dumpb_default(e, obj, depth, ndefault);
-        return jj_dumpb_fail(e, rc == JJ_NP_NOT_CONTIGUOUS ? "numpy array is not C contiguous; use ndarray.tolist() in default"
-                                                         : "unsupported datatype in numpy array");
+        return jj_dumpb_fail(e, rc == JJ_NP_NOT_CONTIGUOUS ? JJ_MSG_NUMPY_NOT_CONTIGUOUS
+                                                         : JJ_MSG_NUMPY_DATATYPE);
     }
     char text[JJ_NATIVE_TEXT_MAX];
-    Py_ssize_t n = jj_native_text(e->st, obj, kind, e->opts, text);
+    Py_ssize_t n = jj_native_text(e->st, obj, kind, &e->opts, text);
     if (n < 0) return -1;
     if (jj_writer_reserve(&e->w, (size_t)n + 2)) return -1;
     e->w.pos[0] = '"';
@@ -227,7 +228,7 @@ static int jj_dumpb_native(jj_dumpb_enc *e, PyObject *obj, jj_native_kind kind, 
 static int jj_dumpb_other_held(jj_dumpb_enc *e, PyObject *obj, int depth, int ndefault) {
     PyTypeObject *type = Py_TYPE(obj);
     if (type == e->st->Fragment) return jj_dumpb_fragment(e, obj);
-    jj_native_kind kind = jj_native_classify(e->st, obj, e->opts);
+    jj_native_kind kind = jj_native_classify(e->st, obj, &e->opts);
     if (kind != JJ_NATIVE_NONE) return jj_dumpb_native(e, obj, kind, depth, ndefault);
     if (PyObject_TypeCheck((PyObject *)type, (PyTypeObject *)e->st->enum_meta)) {
         /* an enum whose value is (or makes) another member, forever: RecursionError */
@@ -238,10 +239,10 @@ static int jj_dumpb_other_held(jj_dumpb_enc *e, PyObject *obj, int depth, int nd
         Py_LeaveRecursiveCall();
         return rc;
     }
-    if (!(e->opts & JJ_OPT_PASSTHROUGH_SUBCLASS) &&
+    if (!e->opts.passthrough_subclass &&
         (PyUnicode_Check(obj) || PyLong_Check(obj) || PyList_Check(obj) || PyDict_Check(obj)))
         return jj_dumpb_subclass(e, obj, depth, ndefault);
-    if (!(e->opts & JJ_OPT_PASSTHROUGH_DATACLASS) && jj_is_dataclass(e->st, type))
+    if (!e->opts.passthrough_dataclass && jj_is_dataclass(e->st, type))
         return jj_dumpb_dataclass(e, obj, depth, ndefault);
     return jj_dumpb_default(e, obj, depth, ndefault);
 }

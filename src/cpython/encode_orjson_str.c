@@ -7,6 +7,7 @@
  * Other strs go to the engine's jj_escape_orjson. Long strs are written in pieces
  * (jj_dumpb_long_str). */
 #include "encode_orjson.h"
+#include "dumpb_messages.h"
 
 #include "jetjson_write.h"
 
@@ -100,7 +101,7 @@ static int jj_dumpb_long_str(jj_dumpb_enc *e, const uint8_t *data, size_t n, int
         } else {
             uint8_t saved = e->w.pos[-1];
             size_t len = jj_escape_orjson(data + i * (size_t)kind, m, kind, e->w.pos - 1);
-            if (len == JJ_ESCAPE_SURROGATE) return jj_dumpb_fail(e, "str is not valid UTF-8: surrogates not allowed");
+            if (len == JJ_ESCAPE_SURROGATE) return jj_dumpb_fail(e, JJ_MSG_SURROGATE);
             e->w.pos[-1] = saved;
             e->w.pos += len - 2;
         }
@@ -126,7 +127,7 @@ int jj_dumpb_str(jj_dumpb_enc *e, PyObject *s) {
         return 0;
     }
     size_t len = jj_escape_orjson(PyUnicode_DATA(s), n, PyUnicode_KIND(s), e->w.pos);
-    if (len == JJ_ESCAPE_SURROGATE) return jj_dumpb_fail(e, "str is not valid UTF-8: surrogates not allowed");
+    if (len == JJ_ESCAPE_SURROGATE) return jj_dumpb_fail(e, JJ_MSG_SURROGATE);
     e->w.pos += len;
     return 0;
 }

@@ -16,36 +16,23 @@ static void jj_writer_attach(jj_writer *w, uint8_t *base, size_t used, size_t ca
 }
 
 /* The sink's resize callbacks: the object is private to the writer until finish (one
- * reference, never shown to Python code), which is what lets it be resized in place. */
-static int jj_writer_resize_bytes(jj_sink *s, size_t cap) {
+ * reference, never shown to Python code), which is what lets it be resized in place. A
+ * failure drops it (_PyBytes_Resize has freed it already, PyUnicode_Resize keeps it). */
+static int jj_writer_resize(jj_sink *s, size_t cap, int is_str) {
     size_t used = jj_sink_len(s);
     PyObject *obj = (PyObject *)s->ctx;
-    if (cap > (size_t)PY_SSIZE_T_MAX / 2) {
-        PyErr_NoMemory();
-        Py_CLEAR(obj);
-    } else {
-        (void)_PyBytes_Resize(&obj, (Py_ssize_t)cap); /* frees obj and sets NULL on failure */
-    }
+    int rc = -1;
+    if (cap > (size_t)PY_SSIZE_T_MAX / 2) PyErr_NoMemory();
+    else rc = is_str ? PyUnicode_Resize(&obj, (Py_ssize_t)cap) : _PyBytes_Resize(&obj, (Py_ssize_t)cap);
+    if (rc < 0) Py_CLEAR(obj);
     s->ctx = obj;
     if (!obj) return -1;
-    jj_writer_attach(s, (uint8_t *)PyBytes_AS_STRING(obj), used, cap);
+    jj_writer_attach(s, is_str ? (uint8_t *)PyUnicode_DATA(obj) : (uint8_t *)PyBytes_AS_STRING(obj), used, cap);
     return 0;
 }
 
-static int jj_writer_resize_ascii(jj_sink *s, size_t cap) {
-    size_t used = jj_sink_len(s);
-    PyObject *obj = (PyObject *)s->ctx;
-    if (cap > (size_t)PY_SSIZE_T_MAX / 2) {
-        PyErr_NoMemory();
-        Py_CLEAR(obj);
-    } else if (PyUnicode_Resize(&obj, (Py_ssize_t)cap) < 0) {
-        Py_CLEAR(obj); /* PyUnicode_Resize keeps it on failure */
-    }
-    s->ctx = obj;
-    if (!obj) return -1;
-    jj_writer_attach(s, (uint8_t *)PyUnicode_DATA(obj), used, cap);
-    return 0;
-}
+static int jj_writer_resize_bytes(jj_sink *s, size_t cap) { return jj_writer_resize(s, cap, 0); }
+static int jj_writer_resize_ascii(jj_sink *s, size_t cap) { return jj_writer_resize(s, cap, 1); }
 
 static int jj_writer_start(jj_writer *w, size_t hint, int is_str) {
     w->start = w->pos = w->end = NULL;

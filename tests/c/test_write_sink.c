@@ -9,17 +9,18 @@
 #include "jetjson_write.h"
 #include "test_util.h"
 
-/* A resize callback over malloc that refuses capacities above a limit and counts its
- * calls; ctx points at the test's state. */
+/* A resize callback that refuses capacities above a limit and counts its calls, else
+ * hands over to the engine's malloc sink (whose callback it keeps); ctx points at the
+ * test's state. */
 typedef struct limited {
     size_t limit;
     int calls, refused;
     size_t last_cap;
+    jj_sink_resize_fn inner;
 } limited;
 
 static int limited_resize(jj_sink *s, size_t cap) {
     limited *l = s->ctx;
-    size_t used = jj_sink_len(s);
     l->calls++;
     l->last_cap = cap;
     if (cap > l->limit) {
@@ -27,15 +28,15 @@ static int limited_resize(jj_sink *s, size_t cap) {
         free(s->start); /* a failed resize releases what the sink holds */
         return -1;
     }
-    uint8_t *p = realloc(s->start, cap ? cap : 1);
-    if (!p) {
-        free(s->start);
-        return -1;
-    }
-    s->start = p;
-    s->pos = p + used;
-    s->end = p + cap;
-    return 0;
+    return l->inner(s, cap);
+}
+
+/* A malloc sink of `first` bytes behind limited_resize. */
+static void limited_init(jj_sink *s, limited *l, size_t first) {
+    CHECK(jj_sink_init_malloc(s, first) == 0, "malloc sink");
+    l->inner = s->resize;
+    s->resize = limited_resize;
+    s->ctx = l;
 }
 
 static void test_grow_keeps_bytes(void) {
@@ -75,9 +76,9 @@ static void test_grow_keeps_bytes(void) {
 }
 
 static void test_failed_grow_is_sticky(void) {
-    limited l = {10000, 0, 0, 0};
-    jj_sink s = {NULL, NULL, NULL, limited_resize, &l, 0};
-    CHECK(limited_resize(&s, 100) == 0, "first buffer");
+    limited l = {10000, 0, 0, 0, NULL};
+    jj_sink s;
+    limited_init(&s, &l, 100);
     for (int i = 0; i < 900; i++) CHECK(jj_sink_put_byte(&s, 'a') == 0, "put below the limit");
     CHECK(!s.error, "no error yet");
     /* 900 + 20000 > 10000: the resize is refused */
@@ -98,10 +99,9 @@ static void test_failed_grow_is_sticky(void) {
 }
 
 static void test_overflowing_request(void) {
-    limited l = {SIZE_MAX, 0, 0, 0};
-    jj_sink s = {NULL, NULL, NULL, limited_resize, &l, 0};
-    l.limit = (size_t)1 << 40; /* refuses SIZE_MAX */
-    CHECK(limited_resize(&s, 16) == 0, "first buffer");
+    limited l = {(size_t)1 << 40, 0, 0, 0, NULL}; /* refuses SIZE_MAX */
+    jj_sink s;
+    limited_init(&s, &l, 16);
     CHECK(jj_sink_put(&s, "abc", 3) == 0, "put");
     CHECK(jj_sink_reserve(&s, SIZE_MAX - 1) == -1, "a request that overflows fails");
     CHECK(l.last_cap == SIZE_MAX, "the owner is asked for SIZE_MAX");
@@ -109,9 +109,9 @@ static void test_overflowing_request(void) {
 }
 
 static void test_finish_shrinks_once(void) {
-    limited l = {1 << 20, 0, 0, 0};
-    jj_sink s = {NULL, NULL, NULL, limited_resize, &l, 0};
-    CHECK(limited_resize(&s, 256) == 0, "first buffer");
+    limited l = {1 << 20, 0, 0, 0, NULL};
+    jj_sink s;
+    limited_init(&s, &l, 256);
     CHECK(jj_sink_put(&s, "hello", 5) == 0, "put");
     int calls = l.calls;
     size_t len = 0;
@@ -122,9 +122,9 @@ static void test_finish_shrinks_once(void) {
     CHECK(jj_sink_finish(&s, &len) == 0 && len == 5 && l.calls == calls, "a full buffer needs no resize");
     free(s.start);
     /* a failing shrink is an error too */
-    limited l2 = {1 << 20, 0, 0, 0};
-    jj_sink t = {NULL, NULL, NULL, limited_resize, &l2, 0};
-    CHECK(limited_resize(&t, 64) == 0, "first buffer");
+    limited l2 = {1 << 20, 0, 0, 0, NULL};
+    jj_sink t;
+    limited_init(&t, &l2, 64);
     CHECK(jj_sink_put(&t, "ab", 2) == 0, "put");
     l2.limit = 0;
     CHECK(jj_sink_finish(&t, &len) == -1 && t.error, "failed shrink");
