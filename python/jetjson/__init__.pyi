@@ -109,7 +109,8 @@ def minify(s: str | bytes | bytearray | memoryview, /) -> bytes: ...
 def indent(s: str | bytes | bytearray | memoryview, /, indent: int | str = 2) -> bytes: ...
 
 # dumpb: orjson.dumps-compatible serializer (bytes out, orjson's options and errors)
-class JSONEncodeError(TypeError): ...
+# TypeError itself, as orjson.JSONEncodeError is
+JSONEncodeError = TypeError
 
 class Fragment:
     contents: bytes | str
@@ -123,7 +124,9 @@ OPT_OMIT_MICROSECONDS: int
 OPT_PASSTHROUGH_DATACLASS: int
 OPT_PASSTHROUGH_DATETIME: int
 OPT_PASSTHROUGH_SUBCLASS: int
+OPT_SERIALIZE_DATACLASS: int  # 0, as in orjson: no effect
 OPT_SERIALIZE_NUMPY: int
+OPT_SERIALIZE_UUID: int  # 0, as in orjson: no effect
 OPT_SORT_KEYS: int
 OPT_STRICT_INTEGER: int
 OPT_UTC_Z: int

@@ -1,7 +1,8 @@
 /* Byte spans of pointer targets: a walk of the stage-1 index in step with the tape. */
-#include "jetjson_paths.h"
 #include <string.h>
 
+#include "jetjson_paths.h"
+#include "jetjson_write.h"
 
 #define JJ_NONE SIZE_MAX
 
@@ -150,7 +151,6 @@ jj_pointer_status jj_edit_locate(const jj_parser *p, const uint8_t *buf, size_t 
 }
 
 size_t jj_edit_key_literal(const jj_pointer_token *tok, uint8_t *out) {
-    static const char hex[] = "0123456789abcdef";
     size_t o = 0;
     out[o++] = '"';
     for (size_t i = 0; i < tok->len; i++) {
@@ -160,10 +160,7 @@ size_t jj_edit_key_literal(const jj_pointer_token *tok, uint8_t *out) {
             out[o++] = '\\';
             out[o++] = c;
         } else if (c < 0x20) {
-            memcpy(out + o, "\\u00", 4);
-            out[o + 4] = (uint8_t)hex[c >> 4];
-            out[o + 5] = (uint8_t)hex[c & 15];
-            o += 6;
+            o += (size_t)(jj_write_u_escape(out + o, c) - (out + o));
         } else {
             out[o++] = c;
         }

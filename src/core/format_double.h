@@ -22,27 +22,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "jetjson_write.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* The longest result, in bytes: "-1.2345678901234567e-308" (24). */
-#define JJ_DOUBLE_MAX_CHARS 24
-/* Room the writers need at `out`: they store whole words past the end of the result
- * (never past out + JJ_DOUBLE_BUF_SIZE), so give them this much even for short results. */
-#define JJ_DOUBLE_BUF_SIZE 32
-
-/* Writes v (finite) as Python's repr(v) does; returns the number of bytes written.
- * Scientific notation when the decimal exponent of the first digit is below -4 or at
- * least 16, with a sign and at least two exponent digits (1e-05, 1e+16, 1e+308);
- * otherwise positional with at least one digit after the point (100.0, 0.0001). */
-size_t jj_format_double_repr(double v, char *out);
-
-/* Writes v (finite) as orjson.dumps(v) does; returns the number of bytes written.
- * Scientific notation when the decimal exponent of the first digit is below -5 or at
- * least 16, with a sign and no leading zeros in the exponent (1e-7, 1e+16, 5e-324);
- * otherwise positional with at least one digit after the point (0.00001, 100.0). */
-size_t jj_format_double_orjson(double v, char *out);
+/* JJ_DOUBLE_MAX_CHARS, JJ_DOUBLE_BUF_SIZE, jj_format_double_repr and
+ * jj_format_double_orjson are declared in jetjson_write.h (the writers' face). */
 
 /* The shared core: |v| = *digits * 10^*exponent with *digits the shortest round-trip
  * digits described above, without trailing zeros (so 100.0 gives 1 and 2). v must be

@@ -86,13 +86,9 @@ size_t jj_format_float32_orjson(float v, char *out)
         memcpy(p, "0.0", 3);
         return (size_t)(p + 3 - out);
     }
-    /* d < 10^9: its digits, two at a time from the back. Copies below are of fixed
+    /* d < 10^9: its digits, two at a time (jj_digit_pairs). Copies below are of fixed
      * sizes (16 bytes) into the room JJ_FLOAT32_BUF_SIZE promises, so the compiler makes
      * them plain stores instead of library calls. */
-    static const char pairs[201] =
-        "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-        "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-        "8081828384858687888990919293949596979899";
     /* all nine places of d, zero-padded, from independent divisions; the digits
      * proper start at buf + 9 - n. Zeros follow them (for the "digits then zeros"
      * case) and the 16-byte copies below stay inside buf. */
@@ -103,10 +99,10 @@ size_t jj_format_float32_orjson(float v, char *out)
     uint32_t top = d / 100000000, low = d - top * 100000000;
     uint32_t a = low / 1000000, b = low / 10000, c = low / 100;
     buf[0] = (char)('0' + top);
-    memcpy(buf + 1, pairs + 2 * a, 2);
-    memcpy(buf + 3, pairs + 2 * (b - 100 * a), 2);
-    memcpy(buf + 5, pairs + 2 * (c - 100 * b), 2);
-    memcpy(buf + 7, pairs + 2 * (low - 100 * c), 2);
+    memcpy(buf + 1, jj_digit_pairs + 2 * a, 2);
+    memcpy(buf + 3, jj_digit_pairs + 2 * (b - 100 * a), 2);
+    memcpy(buf + 5, jj_digit_pairs + 2 * (c - 100 * b), 2);
+    memcpy(buf + 7, jj_digit_pairs + 2 * (low - 100 * c), 2);
     const char *digits = buf + 9 - n;
     int point = n + e; /* digits before the decimal point; <= 0 means "0.000ddd" */
     if (e >= 0 && point <= 13) {

@@ -16,16 +16,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "jetjson_write.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* The longest result is 16 bytes ("-1000000000000.0"); the writer stores whole 16-byte
- * blocks past the end of its result, so give it this much room at out. */
-#define JJ_FLOAT32_BUF_SIZE 40
-
-/* Writes v (finite) as orjson writes a numpy.float32; returns the number of bytes. */
-size_t jj_format_float32_orjson(float v, char *out);
+/* JJ_FLOAT32_BUF_SIZE and jj_format_float32_orjson are declared in jetjson_write.h
+ * (the longest result is 16 bytes, "-1000000000000.0"; the writer stores whole 16-byte
+ * blocks past its end, hence the room). */
 
 /* |v| = *digits * 10^*exponent, *digits the shortest round-trip digits without trailing
  * zeros (0 and 0 for +-0). Returns the sign bit of v. */

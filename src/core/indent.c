@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "jetjson.h"
+#include "jetjson_write.h"
 
 static inline int jj_is_space(uint8_t c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
@@ -30,13 +31,8 @@ static inline uint8_t *jj_newline(uint8_t *o, size_t depth, const uint8_t *unit,
         memcpy(o, line, JJ_SHORT_INDENT + 1);
         return o + 1 + width;
     }
-    *o++ = '\n';
-    if (fill >= 0) {
-        memset(o, fill, width);
-        return o + width;
-    }
-    for (size_t d = 0; d < depth; d++, o += unit_len) memcpy(o, unit, unit_len);
-    return o;
+    if (fill >= 0) return jj_write_newline(o, width, (uint8_t)fill);
+    return jj_write_newline_units(o, depth, unit, unit_len);
 }
 
 /* Copies a token; short ones as one 32-byte copy when the input has those bytes. */

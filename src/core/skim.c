@@ -1,11 +1,12 @@
 /* Pointer lookups on the stage-1 index alone (trusted input): no tape is built, keys
  * are compared with their raw bytes, and every step is bounds-checked so that a
  * malformed document cannot make the walk read outside the buffers. */
-#include "engine_internal.h"
-#include "jetjson_paths.h"
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine_internal.h"
+#include "jetjson_paths.h"
+#include "jetjson_write.h"
 
 /* as in the parser: stage 1 may write a few entries past its count */
 #define JJ_SKIM_SLACK 64
@@ -111,22 +112,7 @@ static size_t jj_skim_escape(const jj_skim *s, size_t *i, uint8_t out[4]) {
         out[0] = (uint8_t)cp;
         return 1;
     }
-    if (cp < 0x800) {
-        out[0] = (uint8_t)(0xc0 | cp >> 6);
-        out[1] = (uint8_t)(0x80 | (cp & 0x3f));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        out[0] = (uint8_t)(0xe0 | cp >> 12);
-        out[1] = (uint8_t)(0x80 | ((cp >> 6) & 0x3f));
-        out[2] = (uint8_t)(0x80 | (cp & 0x3f));
-        return 3;
-    }
-    out[0] = (uint8_t)(0xf0 | cp >> 18);
-    out[1] = (uint8_t)(0x80 | ((cp >> 12) & 0x3f));
-    out[2] = (uint8_t)(0x80 | ((cp >> 6) & 0x3f));
-    out[3] = (uint8_t)(0x80 | (cp & 0x3f));
-    return 4;
+    return (size_t)(jj_write_utf8(out, (uint32_t)cp) - out);
 }
 
 /* Whether the key whose opening quote is at q spells the token: 1, 0, or -1 when it is

@@ -4,7 +4,8 @@
 #include <string.h>
 
 #include "encode_native_internal.h"
-#include "format_int.h"
+#include "dumpb_messages.h"
+#include "jetjson_write.h"
 
 /* datetime.h defines a static PyDateTimeAPI in every file that includes it; we never
  * use it (the types come from the module state), only the field accessor macros. */
@@ -17,16 +18,8 @@
 #pragma GCC diagnostic pop
 #endif
 
-static const char jj_pairs[201] =
-    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-    "8081828384858687888990919293949596979899";
-
 /* v in [0, 99] as two digits */
-static inline char *jj_two(char *p, int v) {
-    memcpy(p, jj_pairs + 2 * v, 2);
-    return p + 2;
-}
+static inline char *jj_two(char *p, int v) { return (char *)jj_write_digits2((uint8_t *)p, (unsigned)v); }
 
 size_t jj_write_date(const jj_civil *t, char *out) {
     char *p = out;
@@ -48,13 +41,13 @@ size_t jj_write_date(const jj_civil *t, char *out) {
     return (size_t)(p - out);
 }
 
-size_t jj_write_time(const jj_civil *t, uint32_t opts, char *out) {
+size_t jj_write_time(const jj_civil *t, const jj_dumpb_opts *opts, char *out) {
     char *p = jj_two(out, t->hour);
     *p++ = ':';
     p = jj_two(p, t->minute);
     *p++ = ':';
     p = jj_two(p, t->second);
-    if (t->microsecond && !(opts & JJ_OPT_OMIT_MICROSECONDS)) {
+    if (t->microsecond && !opts->omit_microseconds) {
         int us = t->microsecond;
         *p++ = '.';
         p = jj_two(jj_two(jj_two(p, us / 10000), us / 100 % 100), us % 100);
@@ -62,9 +55,9 @@ size_t jj_write_time(const jj_civil *t, uint32_t opts, char *out) {
     return (size_t)(p - out);
 }
 
-size_t jj_write_offset(int days, int seconds, uint32_t opts, char *out) {
+size_t jj_write_offset(int days, int seconds, const jj_dumpb_opts *opts, char *out) {
     if (seconds == 0) {
-        if (opts & JJ_OPT_UTC_Z) {
+        if (opts->utc_z) {
             out[0] = 'Z';
             return 1;
         }
@@ -139,7 +132,7 @@ static int jj_datetime_offset(jj_state *st, PyObject *dt, PyObject *tz, int *day
     return rc;
 }
 
-Py_ssize_t jj_datetime_text(jj_state *st, PyObject *obj, jj_native_kind kind, uint32_t opts, char *out) {
+Py_ssize_t jj_datetime_text(jj_state *st, PyObject *obj, jj_native_kind kind, const jj_dumpb_opts *opts, char *out) {
     jj_civil t = {0, 1, 1, 0, 0, 0, 0};
     char *p = out;
     if (kind != JJ_NATIVE_TIME) {
@@ -159,13 +152,13 @@ Py_ssize_t jj_datetime_text(jj_state *st, PyObject *obj, jj_native_kind kind, ui
             int days, seconds;
             if (jj_datetime_offset(st, obj, tz, &days, &seconds) < 0) return -1;
             p += jj_write_offset(days, seconds, opts, p);
-        } else if (opts & JJ_OPT_NAIVE_UTC) {
+        } else if (opts->naive_utc) {
             p += jj_write_offset(0, 0, opts, p);
         }
         return p - out;
     }
     if (PyDateTime_TIME_GET_TZINFO(obj) != Py_None)
-        return jj_native_error(st, "datetime.time must not have tzinfo set");
+        return jj_native_error(st, JJ_MSG_TIME_TZINFO);
     t.hour = PyDateTime_TIME_GET_HOUR(obj);
     t.minute = PyDateTime_TIME_GET_MINUTE(obj);
     t.second = PyDateTime_TIME_GET_SECOND(obj);

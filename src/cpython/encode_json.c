@@ -17,8 +17,7 @@
 #include <math.h>
 
 #include "encode_json.h"
-#include "format_double.h"
-#include "format_int.h"
+#include "jetjson_write.h"
 
 /* Most C stack the recursion may use, whatever the recursion limit (json's own C
  * encoder would crash first): 3 MiB, under the usual 8 MiB of a thread. Counted in
@@ -33,13 +32,13 @@ typedef struct jj_live {
     Py_ssize_t rest_i;
 } jj_live;
 
-static int enc_value(jj_json_enc *e, PyObject *o, Py_ssize_t level);
+static int jj_dumps_value_at(jj_dumps_enc *e, PyObject *o, Py_ssize_t level);
 
-static const char *enc_recursion_where(const jj_json_enc *e) {
+static const char *jj_dumps_recursion_where(const jj_dumps_enc *e) {
     return e->py_path ? " while calling a Python object" : " while encoding a JSON object";
 }
 
-static int enc_enter(jj_json_enc *e) {
+static int jj_dumps_enter(jj_dumps_enc *e) {
     if (e->py_levels_left >= 0 && e->py_levels_left-- == 0) {
         e->py_levels_left = 0;
         PyErr_SetString(PyExc_RecursionError, "maximum recursion depth exceeded");
@@ -48,20 +47,20 @@ static int enc_enter(jj_json_enc *e) {
     uintptr_t here = (uintptr_t)&here;
     uintptr_t used = here < e->stack_base ? e->stack_base - here : here - e->stack_base;
     if (used > JJ_ENC_MAX_STACK) {
-        PyErr_Format(PyExc_RecursionError, "maximum recursion depth exceeded%s", enc_recursion_where(e));
+        PyErr_Format(PyExc_RecursionError, "maximum recursion depth exceeded%s", jj_dumps_recursion_where(e));
         return -1;
     }
-    return Py_EnterRecursiveCall(enc_recursion_where(e)) ? -1 : 0;
+    return Py_EnterRecursiveCall(jj_dumps_recursion_where(e)) ? -1 : 0;
 }
 
-static void enc_leave(jj_json_enc *e) {
+static void jj_dumps_leave(jj_dumps_enc *e) {
     if (e->py_levels_left >= 0) e->py_levels_left++;
     Py_LeaveRecursiveCall();
 }
 
 /* ---- circular references: the path of containers being encoded ---- */
 
-static int path_push(jj_json_enc *e, PyObject *o) {
+static int jj_dumps_path_push(jj_dumps_enc *e, PyObject *o) {
     if (!e->check_circular) return 0;
     for (Py_ssize_t i = e->depth; i-- > 0;) {
         if (e->path[i] == o) {
@@ -83,12 +82,12 @@ static int path_push(jj_json_enc *e, PyObject *o) {
     return 0;
 }
 
-static void path_pop(jj_json_enc *e) {
+static void jj_dumps_path_pop(jj_dumps_enc *e) {
     if (e->check_circular) e->depth--;
 }
 
 /* Before user code runs: the dicts read in place become lists of their remaining items. */
-static int freeze_live(jj_json_enc *e) {
+static int jj_dumps_freeze_live(jj_dumps_enc *e) {
 #if PY_VERSION_HEX >= 0x030C0000
     /* from 3.12 json's C encoder reads exact dicts in place too: nothing to do */
     (void)e;
@@ -115,7 +114,7 @@ static int freeze_live(jj_json_enc *e) {
 
 /* ---- scalars ---- */
 
-static int put_int(jj_json_enc *e, PyObject *o) {
+static int jj_dumps_put_int(jj_dumps_enc *e, PyObject *o) {
     long long v;
 #if PY_VERSION_HEX >= 0x030C0000
     if (PyUnstable_Long_IsCompact((PyLongObject *)o)) {
@@ -148,7 +147,7 @@ static int put_int(jj_json_enc *e, PyObject *o) {
 }
 
 /* NaN and the infinities: json's spellings, or its ValueError without allow_nan. */
-static int put_nonfinite(jj_json_enc *e, PyObject *o, double d) {
+static int jj_dumps_put_nonfinite(jj_dumps_enc *e, PyObject *o, double d) {
     if (!e->allow_nan) {
         if (!e->py_path && PY_VERSION_HEX < 0x030C0000) { /* 3.12 added the repr */
             PyErr_SetString(PyExc_ValueError, "Out of range float values are not JSON compliant");
@@ -164,9 +163,11 @@ static int put_nonfinite(jj_json_enc *e, PyObject *o, double d) {
     return jj_out_ascii(&e->out, "NaN", 3);
 }
 
-static int put_float(jj_json_enc *e, PyObject *o) {
+static int jj_dumps_put_float(jj_dumps_enc *e, PyObject *o) {
     double d = PyFloat_AS_DOUBLE(o);
-    if (!isfinite(d)) return put_nonfinite(e, o, d);
+    if (!isfinite(d)) return jj_dumps_put_nonfinite(e, o, d);
+    /* written in place like jj_dumps_put_int's (a shared helper that picked the
+     * place cost dumps 2.2% on canada.json: the buffer's address escaped) */
     if (e->out.ksize == 1) {
         if (jj_writer_reserve(&e->out.w, JJ_DOUBLE_BUF_SIZE)) return -1;
         e->out.w.pos += jj_format_double_repr(d, (char *)e->out.w.pos);
@@ -176,7 +177,7 @@ static int put_float(jj_json_enc *e, PyObject *o) {
     return jj_out_ascii(&e->out, buf, jj_format_double_repr(d, buf));
 }
 
-static int put_str(jj_json_enc *e, PyObject *o) {
+static int jj_dumps_put_str(jj_dumps_enc *e, PyObject *o) {
     if (PyUnicode_IS_COMPACT_ASCII(o) && e->out.ksize == 1) {
         int r = jj_out_plain_ascii(&e->out, (const uint8_t *)(((PyASCIIObject *)o) + 1),
                                    (size_t)((PyASCIIObject *)o)->length, e->ensure_ascii);
@@ -190,17 +191,14 @@ static int put_str(jj_json_enc *e, PyObject *o) {
 
 /* ---- separators and indentation ---- */
 
-static int put_newline(jj_json_enc *e, Py_ssize_t level) {
+static int jj_dumps_put_newline(jj_dumps_enc *e, Py_ssize_t level) {
     if (!e->seps_raw) {
         size_t n = (size_t)e->indent_n;
         if ((size_t)level > ((size_t)PY_SSIZE_T_MAX / 4) / (n ? n : 1)) return PyErr_NoMemory(), -1;
         size_t total = 1 + n * (size_t)level;
         if (jj_out_reserve(&e->out, total)) return -1;
         if (e->out.ksize == 1) {
-            uint8_t *p = e->out.w.pos;
-            *p++ = '\n';
-            for (Py_ssize_t i = 0; i < level; i++, p += n) memcpy(p, e->indent_a, n);
-            e->out.w.pos = p;
+            e->out.w.pos = jj_write_newline_units(e->out.w.pos, (size_t)level, e->indent_a, n);
             return 0;
         }
         if (jj_out_ascii(&e->out, "\n", 1)) return -1;
@@ -218,30 +216,30 @@ static int put_newline(jj_json_enc *e, Py_ssize_t level) {
 
 /* The item separator, then (with indent) the newline of an item at `level`. */
 /* A separator of at most 8 ASCII bytes: one 8-byte store. */
-static inline int put_sep8(jj_json_enc *e, const char *sep8, Py_ssize_t n) {
+static inline int jj_dumps_put_sep8(jj_dumps_enc *e, const char *sep8, Py_ssize_t n) {
     if (jj_out_reserve(&e->out, 8)) return -1;
     memcpy(e->out.w.pos, sep8, 8);
     e->out.w.pos += n;
     return 0;
 }
 
-static int put_item_sep(jj_json_enc *e, Py_ssize_t level) {
-    if (e->seps_small && e->out.ksize == 1 && !e->indent) return put_sep8(e, e->item_sep8, e->item_sep_n);
+static int jj_dumps_put_item_sep(jj_dumps_enc *e, Py_ssize_t level) {
+    if (e->seps_small && e->out.ksize == 1 && !e->indent) return jj_dumps_put_sep8(e, e->item_sep8, e->item_sep_n);
     int rc = e->seps_raw ? jj_out_raw(&e->out, e->item_sep)
                          : jj_out_ascii(&e->out, e->item_sep_a, (size_t)e->item_sep_n);
-    if (rc == 0 && e->indent) rc = put_newline(e, level);
+    if (rc == 0 && e->indent) rc = jj_dumps_put_newline(e, level);
     return rc;
 }
 
-static int put_key_sep(jj_json_enc *e) {
-    if (e->seps_small && e->out.ksize == 1) return put_sep8(e, e->key_sep8, e->key_sep_n);
+static int jj_dumps_put_key_sep(jj_dumps_enc *e) {
+    if (e->seps_small && e->out.ksize == 1) return jj_dumps_put_sep8(e, e->key_sep8, e->key_sep_n);
     if (e->seps_raw) return jj_out_raw(&e->out, e->key_sep);
     return jj_out_ascii(&e->out, e->key_sep_a, (size_t)e->key_sep_n);
 }
 
 /* ---- lists and tuples ---- */
 
-static int enc_list(jj_json_enc *e, PyObject *seq, Py_ssize_t level) {
+static int jj_dumps_list(jj_dumps_enc *e, PyObject *seq, Py_ssize_t level) {
     int rc = -1, pushed = 0, opened = 0;
     PyObject *items;
     Py_INCREF(seq);
@@ -261,7 +259,7 @@ static int enc_list(jj_json_enc *e, PyObject *seq, Py_ssize_t level) {
                 if (truth == 0) rc = jj_out_ascii(&e->out, "[]", 2);
                 goto done;
             }
-        } else if (freeze_live(e)) {
+        } else if (jj_dumps_freeze_live(e)) {
             items = NULL;
             goto done;
         }
@@ -272,26 +270,26 @@ static int enc_list(jj_json_enc *e, PyObject *seq, Py_ssize_t level) {
             goto done;
         }
     }
-    if (path_push(e, seq)) goto done;
+    if (jj_dumps_path_push(e, seq)) goto done;
     pushed = 1;
     /* the bracket goes out with the first item, as the Python encoder yields it */
     for (Py_ssize_t i = 0; i < Py_SIZE(items); i++) {
         PyObject *item = PyTuple_CheckExact(items) ? PyTuple_GET_ITEM(items, i) : PyList_GET_ITEM(items, i);
         if (!opened) {
-            if (jj_out_ascii(&e->out, "[", 1) || (e->indent && put_newline(e, level + 1))) goto done;
+            if (jj_out_ascii(&e->out, "[", 1) || (e->indent && jj_dumps_put_newline(e, level + 1))) goto done;
             opened = 1;
-        } else if (put_item_sep(e, level + 1)) {
+        } else if (jj_dumps_put_item_sep(e, level + 1)) {
             goto done;
         }
         Py_INCREF(item);
-        int r = enc_value(e, item, level + 1);
+        int r = jj_dumps_value_at(e, item, level + 1);
         Py_DECREF(item);
         if (r) goto done;
     }
-    if (e->indent && put_newline(e, level)) goto done;
+    if (e->indent && jj_dumps_put_newline(e, level)) goto done;
     rc = jj_out_ascii(&e->out, "]", 1);
 done:
-    if (pushed && rc == 0) path_pop(e);
+    if (pushed && rc == 0) jj_dumps_path_pop(e);
     Py_XDECREF(items);
     Py_DECREF(seq);
     return rc;
@@ -300,7 +298,7 @@ done:
 /* ---- dicts ---- */
 
 /* Whether json writes this key: 1 yes, 0 skipped (skipkeys), -1 TypeError. */
-static int key_check(jj_json_enc *e, PyObject *key) {
+static int jj_dumps_key_check(jj_dumps_enc *e, PyObject *key) {
     if (PyUnicode_Check(key) || PyFloat_Check(key) || PyLong_Check(key) || key == Py_None) return 1;
     if (e->skipkeys) return 0;
     if (!e->py_path) {
@@ -315,28 +313,28 @@ static int key_check(jj_json_enc *e, PyObject *key) {
 }
 
 /* A key as json coerces it: True -> "true", 1.5 -> "1.5", None -> "null". */
-static int put_key(jj_json_enc *e, PyObject *key) {
-    if (PyUnicode_Check(key)) return put_str(e, key);
+static int jj_dumps_put_key(jj_dumps_enc *e, PyObject *key) {
+    if (PyUnicode_Check(key)) return jj_dumps_put_str(e, key);
     if (key == Py_True || key == Py_False || key == Py_None) {
         const char *text = key == Py_True ? "\"true\"" : key == Py_False ? "\"false\"" : "\"null\"";
         return jj_out_ascii(&e->out, text, strlen(text));
     }
     if (jj_out_ascii(&e->out, "\"", 1)) return -1;
-    if (PyFloat_Check(key) ? put_float(e, key) : put_int(e, key)) return -1;
+    if (PyFloat_Check(key) ? jj_dumps_put_float(e, key) : jj_dumps_put_int(e, key)) return -1;
     return jj_out_ascii(&e->out, "\"", 1);
 }
 
 /* Separator (unless first) and key: 0 written, 1 skipped, -1 error. */
-static int put_key_first(jj_json_enc *e, PyObject *key, int first, Py_ssize_t level) {
-    int ok = key_check(e, key);
+static int jj_dumps_put_key_first(jj_dumps_enc *e, PyObject *key, int first, Py_ssize_t level) {
+    int ok = jj_dumps_key_check(e, key);
     if (ok <= 0) return ok < 0 ? -1 : 1;
-    if (!first && put_item_sep(e, level + 1)) return -1;
-    return put_key(e, key) ? -1 : 0;
+    if (!first && jj_dumps_put_item_sep(e, level + 1)) return -1;
+    return jj_dumps_put_key(e, key) ? -1 : 0;
 }
 
 /* The next item of a dict being encoded: 1 (borrowed references, kept alive by the
  * dict, which is held, or by a private list of items), 0 at the end, -1. */
-static inline int next_item(jj_live *l, PyObject *items, Py_ssize_t *i, PyObject **k, PyObject **v) {
+static inline int jj_dumps_next_item(jj_live *l, PyObject *items, Py_ssize_t *i, PyObject **k, PyObject **v) {
     PyObject *src = items ? items : l->rest;
     Py_ssize_t *at = items ? i : &l->rest_i;
     if (!src) {
@@ -357,7 +355,7 @@ static inline int next_item(jj_live *l, PyObject *items, Py_ssize_t *i, PyObject
  * json's order (its (key, value) tuples compare by key first, and keys are distinct),
  * without a tuple per item; the values are taken right after sorting, before any user
  * code can run, as json's list of items has them. 1 done, 0 not all str, -1 error. */
-static int sorted_str_items(PyObject *d, PyObject **keys, PyObject **vals) {
+static int jj_dumps_sorted_str_items(PyObject *d, PyObject **keys, PyObject **vals) {
     *vals = NULL;
     *keys = PyDict_Keys(d);
     if (!*keys) return -1;
@@ -384,7 +382,7 @@ fail:
     return -1;
 }
 
-static int enc_dict(jj_json_enc *e, PyObject *d, Py_ssize_t level) {
+static int jj_dumps_dict(jj_dumps_enc *e, PyObject *d, Py_ssize_t level) {
     int rc = -1, pushed = 0, first = 1, exact = PyDict_CheckExact(d);
     PyObject *items = NULL, *keys = NULL, *vals = NULL;
     jj_live live = {e->live, d, 0, NULL, 0};
@@ -400,13 +398,13 @@ static int enc_dict(jj_json_enc *e, PyObject *d, Py_ssize_t level) {
         rc = jj_out_ascii(&e->out, "{}", 2);
         goto done;
     }
-    if (path_push(e, d)) goto done;
+    if (jj_dumps_path_push(e, d)) goto done;
     pushed = 1;
-    if (jj_out_ascii(&e->out, "{", 1) || (e->indent && put_newline(e, level + 1))) goto done;
-    int by_keys = e->sort_keys && exact ? sorted_str_items(d, &keys, &vals) : 0;
+    if (jj_out_ascii(&e->out, "{", 1) || (e->indent && jj_dumps_put_newline(e, level + 1))) goto done;
+    int by_keys = e->sort_keys && exact ? jj_dumps_sorted_str_items(d, &keys, &vals) : 0;
     if (by_keys < 0) goto done;
     if (!by_keys && (e->sort_keys || !exact)) {
-        if (!e->py_path && freeze_live(e)) goto done;
+        if (!e->py_path && jj_dumps_freeze_live(e)) goto done;
         items = exact ? PyDict_Items(d) : PyMapping_Items(d);
         if (!items || (e->sort_keys && PyList_Sort(items) < 0)) goto done;
     } else if (!by_keys && !e->py_path) {
@@ -422,7 +420,7 @@ static int enc_dict(jj_json_enc *e, PyObject *d, Py_ssize_t level) {
                 v = PyList_GET_ITEM(vals, i++);
             }
         } else {
-            got = next_item(&live, items, &i, &k, &v);
+            got = jj_dumps_next_item(&live, items, &i, &k, &v);
         }
         if (got <= 0) {
             if (got < 0) goto done;
@@ -430,26 +428,26 @@ static int enc_dict(jj_json_enc *e, PyObject *d, Py_ssize_t level) {
         }
         int r;
         if (Py_TYPE(k) == &PyUnicode_Type) {
-            r = (!first && put_item_sep(e, level + 1)) || put_str(e, k) ? -1 : 0;
+            r = (!first && jj_dumps_put_item_sep(e, level + 1)) || jj_dumps_put_str(e, k) ? -1 : 0;
         } else {
-            r = put_key_first(e, k, first, level);
+            r = jj_dumps_put_key_first(e, k, first, level);
         }
         if (r < 0) goto done;
         if (r == 0) {
             first = 0;
-            if (put_key_sep(e) || enc_value(e, v, level + 1)) goto done;
+            if (jj_dumps_put_key_sep(e) || jj_dumps_value_at(e, v, level + 1)) goto done;
         }
         if (e->py_path && !items && !by_keys && PyDict_GET_SIZE(d) != size0) {
             PyErr_SetString(PyExc_RuntimeError, "dictionary changed size during iteration");
             goto done;
         }
     }
-    if (e->indent && put_newline(e, level)) goto done;
+    if (e->indent && jj_dumps_put_newline(e, level)) goto done;
     rc = jj_out_ascii(&e->out, "}", 1);
 done:
     if (e->live == &live) e->live = live.up;
     Py_XDECREF(live.rest);
-    if (pushed && rc == 0) path_pop(e);
+    if (pushed && rc == 0) jj_dumps_path_pop(e);
     Py_XDECREF(items);
     Py_XDECREF(keys);
     Py_XDECREF(vals);
@@ -459,57 +457,57 @@ done:
 
 /* ---- everything else: default() ---- */
 
-static int enc_default(jj_json_enc *e, PyObject *o, Py_ssize_t level) {
-    if (path_push(e, o)) return -1;
+static int jj_dumps_default(jj_dumps_enc *e, PyObject *o, Py_ssize_t level) {
+    if (jj_dumps_path_push(e, o)) return -1;
     int rc = -1;
     PyObject *replaced = NULL;
-    if (!e->py_path && freeze_live(e)) goto done;
+    if (!e->py_path && jj_dumps_freeze_live(e)) goto done;
     if (e->default_fn)
         replaced = PyObject_CallOneArg(e->default_fn, o);
     else /* json.JSONEncoder.default, whose TypeError names the type as json does */
         replaced = PyObject_CallFunctionObjArgs(e->st->json_encoder_default, Py_None, o, NULL);
-    if (!replaced || enc_enter(e)) goto done;
-    rc = enc_value(e, replaced, level);
-    enc_leave(e);
+    if (!replaced || jj_dumps_enter(e)) goto done;
+    rc = jj_dumps_value_at(e, replaced, level);
+    jj_dumps_leave(e);
 done:
     Py_XDECREF(replaced);
-    if (rc == 0) path_pop(e);
+    if (rc == 0) jj_dumps_path_pop(e);
     return rc;
 }
 
-static int enc_container(jj_json_enc *e, PyObject *o, Py_ssize_t level, int is_dict) {
-    if (enc_enter(e)) return -1;
-    int rc = is_dict ? enc_dict(e, o, level) : enc_list(e, o, level);
-    enc_leave(e);
+static int jj_dumps_container(jj_dumps_enc *e, PyObject *o, Py_ssize_t level, int is_dict) {
+    if (jj_dumps_enter(e)) return -1;
+    int rc = is_dict ? jj_dumps_dict(e, o, level) : jj_dumps_list(e, o, level);
+    jj_dumps_leave(e);
     return rc;
 }
 
 /* json's order of tests: the exact types first only because they are the common case. */
-static int enc_value(jj_json_enc *e, PyObject *o, Py_ssize_t level) {
+static int jj_dumps_value_at(jj_dumps_enc *e, PyObject *o, Py_ssize_t level) {
     PyTypeObject *t = Py_TYPE(o);
-    if (t == &PyUnicode_Type) return put_str(e, o);
-    if (t == &PyLong_Type) return put_int(e, o);
-    if (t == &PyFloat_Type) return put_float(e, o);
-    if (t == &PyDict_Type) return enc_container(e, o, level, 1);
-    if (t == &PyList_Type || t == &PyTuple_Type) return enc_container(e, o, level, 0);
+    if (t == &PyUnicode_Type) return jj_dumps_put_str(e, o);
+    if (t == &PyLong_Type) return jj_dumps_put_int(e, o);
+    if (t == &PyFloat_Type) return jj_dumps_put_float(e, o);
+    if (t == &PyDict_Type) return jj_dumps_container(e, o, level, 1);
+    if (t == &PyList_Type || t == &PyTuple_Type) return jj_dumps_container(e, o, level, 0);
     if (o == Py_None) return jj_out_ascii(&e->out, "null", 4);
     if (o == Py_True) return jj_out_ascii(&e->out, "true", 4);
     if (o == Py_False) return jj_out_ascii(&e->out, "false", 5);
-    if (PyUnicode_Check(o)) return put_str(e, o);
-    if (PyLong_Check(o)) return put_int(e, o);
-    if (PyFloat_Check(o)) return put_float(e, o);
-    if (PyList_Check(o) || PyTuple_Check(o)) return enc_container(e, o, level, 0);
-    if (PyDict_Check(o)) return enc_container(e, o, level, 1);
-    return enc_default(e, o, level);
+    if (PyUnicode_Check(o)) return jj_dumps_put_str(e, o);
+    if (PyLong_Check(o)) return jj_dumps_put_int(e, o);
+    if (PyFloat_Check(o)) return jj_dumps_put_float(e, o);
+    if (PyList_Check(o) || PyTuple_Check(o)) return jj_dumps_container(e, o, level, 0);
+    if (PyDict_Check(o)) return jj_dumps_container(e, o, level, 1);
+    return jj_dumps_default(e, o, level);
 }
 
-int jj_encode_value(jj_json_enc *e, PyObject *obj) {
+int jj_dumps_value(jj_dumps_enc *e, PyObject *obj) {
     uintptr_t base = (uintptr_t)&base;
     e->stack_base = base;
-    return enc_value(e, obj, 0);
+    return jj_dumps_value_at(e, obj, 0);
 }
 
-void jj_enc_release(jj_json_enc *e) {
+void jj_dumps_release(jj_dumps_enc *e) {
     PyMem_Free(e->path);
     e->path = NULL;
     e->depth = e->path_cap = 0;

@@ -12,6 +12,7 @@
 #ifndef JJ_CPYTHON_ENCODE_JSON_H
 #define JJ_CPYTHON_ENCODE_JSON_H
 
+#include "jetjson_write.h"
 #include "state.h"
 #include "writer.h"
 
@@ -59,27 +60,7 @@ int jj_out_raw(jj_out *o, PyObject *s);
  * takes the general path), -1 on error. esc7f: U+007F is escaped (ensure_ascii). */
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && \
     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define JJ_ONES8 UINT64_C(0x0101010101010101)
-/* 0x80 in each byte (all < 0x80, so no carries) below 0x20, '"', '\\' (or 0x7F) */
-static inline uint64_t jj_ascii_flags(uint64_t w, int esc7f) {
-    uint64_t ok = (w + JJ_ONES8 * (0x80 - 0x20)) & ((w ^ (JJ_ONES8 * '"')) + JJ_ONES8 * 0x7F) &
-                  ((w ^ (JJ_ONES8 * '\\')) + JJ_ONES8 * 0x7F);
-    if (esc7f) ok &= ~(w + JJ_ONES8);
-    return ~ok & (JJ_ONES8 * 0x80);
-}
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-/* Nonzero when one of 16 ASCII bytes needs an escape (signed compare: all are < 0x80) */
-static inline int jj_sse_flags(__m128i v, int esc7f) {
-    __m128i m = _mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)),
-                             _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
-                                          _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
-    if (esc7f) m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7F)));
-    return _mm_movemask_epi8(m);
-}
-#endif
-
+/* The scans are the layer's (jetjson_write.h); the bytes here are all < 0x80. */
 /* Reads only the n bytes at p: short strings are covered by overlapping loads. */
 static inline int jj_out_plain_ascii(jj_out *o, const uint8_t *p, size_t n, int esc7f) {
     if (n > ((size_t)1 << 24)) return 0;
@@ -91,12 +72,12 @@ static inline int jj_out_plain_ascii(jj_out *o, const uint8_t *p, size_t n, int 
         __m128i v;
         for (; i + 16 <= n; i += 16) {
             v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
-            if (jj_sse_flags(v, esc7f)) return 0;
+            if (jj_escape_flags_m128(v, esc7f)) return 0;
             _mm_storeu_si128((__m128i *)(void *)(d + i), v);
         }
         if (i < n) {
             v = _mm_loadu_si128((const __m128i *)(const void *)(p + n - 16));
-            if (jj_sse_flags(v, esc7f)) return 0;
+            if (jj_escape_flags_m128(v, esc7f)) return 0;
             _mm_storeu_si128((__m128i *)(void *)(d + n - 16), v);
         }
 #else
@@ -104,30 +85,30 @@ static inline int jj_out_plain_ascii(jj_out *o, const uint8_t *p, size_t n, int 
         size_t i = 0;
         for (; i + 8 <= n; i += 8) {
             memcpy(&w, p + i, 8);
-            if (jj_ascii_flags(w, esc7f)) return 0;
+            if (jj_escape_flags7(w, esc7f)) return 0;
             memcpy(d + i, &w, 8);
         }
         memcpy(&w, p + n - 8, 8);
-        if (jj_ascii_flags(w, esc7f)) return 0;
+        if (jj_escape_flags7(w, esc7f)) return 0;
         memcpy(d + n - 8, &w, 8);
 #endif
     } else if (n >= 8) {
         uint64_t a, b;
         memcpy(&a, p, 8);
         memcpy(&b, p + n - 8, 8);
-        if (jj_ascii_flags(a, esc7f) | jj_ascii_flags(b, esc7f)) return 0;
+        if (jj_escape_flags7(a, esc7f) | jj_escape_flags7(b, esc7f)) return 0;
         memcpy(d, &a, 8);
         memcpy(d + n - 8, &b, 8);
     } else if (n >= 4) {
         uint32_t a, b;
         memcpy(&a, p, 4);
         memcpy(&b, p + n - 4, 4);
-        if (jj_ascii_flags((uint64_t)a | ((uint64_t)b << 32), esc7f)) return 0;
+        if (jj_escape_flags7((uint64_t)a | ((uint64_t)b << 32), esc7f)) return 0;
         memcpy(d, &a, 4);
         memcpy(d + n - 4, &b, 4);
     } else if (n > 0) {
         uint64_t w = (uint64_t)p[0] | ((uint64_t)p[n >> 1] << 8) | ((uint64_t)p[n - 1] << 16);
-        if (jj_ascii_flags(w, esc7f) & UINT64_C(0x808080)) return 0;
+        if (jj_escape_flags7(w, esc7f) & UINT64_C(0x808080)) return 0;
         d[0] = p[0];
         d[n >> 1] = p[n >> 1];
         d[n - 1] = p[n - 1];
@@ -153,7 +134,7 @@ static inline int jj_str_level(PyObject *s) {
 
 struct jj_live;
 
-typedef struct jj_json_enc {
+typedef struct jj_dumps_enc {
     jj_out out;
     jj_state *st;
     int ensure_ascii, allow_nan, skipkeys, sort_keys, check_circular;
@@ -173,11 +154,11 @@ typedef struct jj_json_enc {
     struct jj_live *live;   /* innermost dict iterated in place (C-encoder semantics) */
     Py_ssize_t py_levels_left; /* 3.12's Python encoder: Python frames left, or -1 */
     uintptr_t stack_base;   /* address of a local at the start, for the stack cap */
-} jj_json_enc;
+} jj_dumps_enc;
 
 /* Encode obj into e->out (started by the caller). 0, or -1 with an exception set. */
-int jj_encode_value(jj_json_enc *e, PyObject *obj);
-void jj_enc_release(jj_json_enc *e);
+int jj_dumps_value(jj_dumps_enc *e, PyObject *obj);
+void jj_dumps_release(jj_dumps_enc *e);
 
 /* ---- entry points (encode_json_api.c) ---- */
 

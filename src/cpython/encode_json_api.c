@@ -37,7 +37,7 @@ enum {
 #define JJ_C_INDENT (PY_VERSION_HEX >= 0x030D0000)
 
 /* Python frames the caller's thread may still push (3.12+, for the Python encoder). */
-static Py_ssize_t python_frames_left(int for_dump) {
+static Py_ssize_t jj_dumps_python_frames_left(int for_dump) {
 #if PY_VERSION_HEX >= 0x030C0000
     Py_ssize_t depth = 0;
     PyFrameObject *f = PyEval_GetFrame();
@@ -87,7 +87,7 @@ void jj_dumps_clear_state(jj_state *st) {
 }
 
 /* Keyword values by jj_dumps_kw_names index (NULL when absent); 1 for an unknown name. */
-static int parse_keywords(jj_state *st, PyObject *const *values, PyObject *kwnames, PyObject **kw) {
+static int jj_dumps_parse_keywords(jj_state *st, PyObject *const *values, PyObject *kwnames, PyObject **kw) {
     for (int i = 0; i < JJ_DUMPS_KW_COUNT; i++) kw[i] = NULL;
     if (!kwnames) return 0;
     for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(kwnames); j++) {
@@ -106,7 +106,7 @@ static int parse_keywords(jj_state *st, PyObject *const *values, PyObject *kwnam
 }
 
 /* A flag's truth when it is a bool, an int or None (no user code runs); 1 otherwise. */
-static int simple_flag(PyObject *v, int absent, int *out) {
+static int jj_dumps_simple_flag(PyObject *v, int absent, int *out) {
     if (!v) {
         *out = absent;
         return 0;
@@ -116,7 +116,7 @@ static int simple_flag(PyObject *v, int absent, int *out) {
     return 0;
 }
 
-static int ready(PyObject *s) {
+static int jj_dumps_ready(PyObject *s) {
 #if PY_VERSION_HEX < 0x030C0000
     return PyUnicode_READY(s);
 #else
@@ -126,7 +126,7 @@ static int ready(PyObject *s) {
 }
 
 /* The separators as they are written: ASCII bytes, or seps_raw for the str path. */
-static void set_separator_bytes(jj_json_enc *e) {
+static void jj_dumps_set_separator_bytes(jj_dumps_enc *e) {
     e->seps_raw = !PyUnicode_IS_ASCII(e->item_sep) || !PyUnicode_IS_ASCII(e->key_sep) ||
                   (e->indent && !PyUnicode_IS_ASCII(e->indent));
     e->item_sep_a = (const char *)PyUnicode_DATA(e->item_sep);
@@ -143,7 +143,7 @@ static void set_separator_bytes(jj_json_enc *e) {
 }
 
 /* Pre-count the frames json's own call chain would use; 1 when there is no room. */
-static int enter_frames(int n) {
+static int jj_dumps_enter_frames(int n) {
     for (int i = 0; i < n; i++) {
         if (Py_EnterRecursiveCall("")) {
             PyErr_Clear();
@@ -154,22 +154,22 @@ static int enter_frames(int n) {
     return 0;
 }
 
-static void leave_frames(int n) {
+static void jj_dumps_leave_frames(int n) {
     while (n--) Py_LeaveRecursiveCall();
 }
 
 /* The text json.dumps (for_dump: the text json.dump writes) gives for obj and these
  * keywords. NULL with *to_json set (no exception) when json must do it. */
-static PyObject *encode(jj_state *st, PyObject *obj, PyObject **kw, int for_dump, int *to_json) {
-    jj_json_enc e;
+static PyObject *jj_dumps_encode(jj_state *st, PyObject *obj, PyObject **kw, int for_dump, int *to_json) {
+    jj_dumps_enc e;
     memset(&e, 0, sizeof e);
     e.st = st;
     PyObject *result = NULL, *item_sep = NULL, *key_sep = NULL;
     PyObject *seps = kw[KW_SEPARATORS], *indent = kw[KW_INDENT];
     *to_json = 1;
-    if (simple_flag(kw[KW_SKIPKEYS], 0, &e.skipkeys) || simple_flag(kw[KW_ENSURE_ASCII], 1, &e.ensure_ascii) ||
-        simple_flag(kw[KW_CHECK_CIRCULAR], 1, &e.check_circular) ||
-        simple_flag(kw[KW_ALLOW_NAN], 1, &e.allow_nan) || simple_flag(kw[KW_SORT_KEYS], 0, &e.sort_keys))
+    if (jj_dumps_simple_flag(kw[KW_SKIPKEYS], 0, &e.skipkeys) || jj_dumps_simple_flag(kw[KW_ENSURE_ASCII], 1, &e.ensure_ascii) ||
+        jj_dumps_simple_flag(kw[KW_CHECK_CIRCULAR], 1, &e.check_circular) ||
+        jj_dumps_simple_flag(kw[KW_ALLOW_NAN], 1, &e.allow_nan) || jj_dumps_simple_flag(kw[KW_SORT_KEYS], 0, &e.sort_keys))
         return NULL;
     if (kw[KW_CLS] && kw[KW_CLS] != Py_None) return NULL;
     if (seps == Py_None) seps = NULL;
@@ -186,7 +186,7 @@ static PyObject *encode(jj_state *st, PyObject *obj, PyObject **kw, int for_dump
     e.default_fn = kw[KW_DEFAULT] == Py_None ? NULL : kw[KW_DEFAULT];
 
     if (PyUnicode_Check(obj)) { /* json's encode() returns these before anything else */
-        if (ready(obj) < 0 || jj_out_start(&e.out, 64)) return NULL;
+        if (jj_dumps_ready(obj) < 0 || jj_out_start(&e.out, 64)) return NULL;
         if (jj_out_string(&e.out, obj, e.ensure_ascii)) {
             jj_out_abandon(&e.out);
             return NULL;
@@ -198,7 +198,7 @@ static PyObject *encode(jj_state *st, PyObject *obj, PyObject **kw, int for_dump
     if (indent && !e.indent) return NULL;
     item_sep = item_sep ? Py_NewRef(item_sep) : PyUnicode_FromString(indent ? "," : ", ");
     key_sep = key_sep ? Py_NewRef(key_sep) : PyUnicode_FromString(": ");
-    if (!item_sep || !key_sep || ready(item_sep) < 0 || ready(key_sep) < 0 || (e.indent && ready(e.indent) < 0))
+    if (!item_sep || !key_sep || jj_dumps_ready(item_sep) < 0 || jj_dumps_ready(key_sep) < 0 || (e.indent && jj_dumps_ready(e.indent) < 0))
         goto done;
     if (e.indent && !PyUnicode_CheckExact(e.indent)) { /* int * str is always str; be sure */
         PyErr_SetString(PyExc_TypeError, "indent must give a str");
@@ -206,21 +206,21 @@ static PyObject *encode(jj_state *st, PyObject *obj, PyObject **kw, int for_dump
     }
     e.item_sep = item_sep;
     e.key_sep = key_sep;
-    set_separator_bytes(&e);
+    jj_dumps_set_separator_bytes(&e);
     e.py_path = for_dump || (e.indent != NULL && !JJ_C_INDENT);
-    e.py_levels_left = e.py_path ? python_frames_left(for_dump) : -1;
+    e.py_levels_left = e.py_path ? jj_dumps_python_frames_left(for_dump) : -1;
     int frames = for_dump ? JJ_DUMP_FRAMES : e.py_path ? JJ_DUMPS_PY_FRAMES : JJ_DUMPS_C_FRAMES;
-    if (enter_frames(frames)) {
+    if (jj_dumps_enter_frames(frames)) {
         *to_json = 1;
         goto done;
     }
     if (jj_out_start(&e.out, jj_writer_first_capacity(st->dumps_last_len)) == 0) {
-        if (jj_encode_value(&e, obj) == 0) result = jj_out_finish(&e.out);
+        if (jj_dumps_value(&e, obj) == 0) result = jj_out_finish(&e.out);
         else jj_out_abandon(&e.out);
         if (result) st->dumps_last_len = (size_t)PyUnicode_GET_LENGTH(result);
     }
-    leave_frames(frames);
-    jj_enc_release(&e);
+    jj_dumps_leave_frames(frames);
+    jj_dumps_release(&e);
 done:
     Py_XDECREF(e.indent);
     Py_XDECREF(item_sep);
@@ -228,26 +228,26 @@ done:
     return result;
 }
 
-static jj_state *state_of(PyObject *module) { return (jj_state *)PyModule_GetState(module); }
+static jj_state *jj_dumps_state_of(PyObject *module) { return (jj_state *)PyModule_GetState(module); }
 
 PyObject *jj_dumps(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    jj_state *st = state_of(module);
+    jj_state *st = jj_dumps_state_of(module);
     PyObject *kw[JJ_DUMPS_KW_COUNT];
     int to_json = 1;
     PyObject *result = NULL;
-    if (nargs == 1 && !parse_keywords(st, args + nargs, kwnames, kw))
-        result = encode(st, args[0], kw, 0, &to_json);
+    if (nargs == 1 && !jj_dumps_parse_keywords(st, args + nargs, kwnames, kw))
+        result = jj_dumps_encode(st, args[0], kw, 0, &to_json);
     if (to_json) result = PyObject_Vectorcall(st->json_dumps, args, (size_t)nargs, kwnames);
     return result;
 }
 
 PyObject *jj_dump(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    jj_state *st = state_of(module);
+    jj_state *st = jj_dumps_state_of(module);
     PyObject *kw[JJ_DUMPS_KW_COUNT];
     int to_json = 1;
     PyObject *text = NULL;
-    if (nargs == 2 && !parse_keywords(st, args + nargs, kwnames, kw))
-        text = encode(st, args[0], kw, 1, &to_json);
+    if (nargs == 2 && !jj_dumps_parse_keywords(st, args + nargs, kwnames, kw))
+        text = jj_dumps_encode(st, args[0], kw, 1, &to_json);
     if (to_json) return PyObject_Vectorcall(st->json_dump, args, (size_t)nargs, kwnames);
     if (!text) return NULL;
     PyObject *written = PyObject_CallMethod(args[1], "write", "O", text);

@@ -148,11 +148,11 @@ int jj_native_np_scalar_index(jj_state *st, PyTypeObject *type) {
     return -1;
 }
 
-jj_native_kind jj_native_classify(jj_state *st, PyObject *obj, uint32_t opts) {
+jj_native_kind jj_native_classify(jj_state *st, PyObject *obj, const jj_dumpb_opts *opts) {
     jj_native_cache *c = &st->native;
     PyTypeObject *type = Py_TYPE(obj);
     /* orjson takes these by exact type only; subclasses go to default */
-    if (!(opts & JJ_OPT_PASSTHROUGH_DATETIME) || (opts & JJ_NATIVE_KEY)) {
+    if (!opts->passthrough_datetime || opts->key) {
         /* the C types are named "datetime.date" and so on */
         if (!c->datetime_type && strncmp(type->tp_name, "datetime.", 9) == 0) jj_datetime_ready(c);
         if (type == c->datetime_type) return JJ_NATIVE_DATETIME;
@@ -161,7 +161,7 @@ jj_native_kind jj_native_classify(jj_state *st, PyObject *obj, uint32_t opts) {
     }
     if (!c->uuid_type && jj_name_is(type, "UUID")) c->uuid_type = jj_imported_type("uuid", "UUID");
     if (type == c->uuid_type) return JJ_NATIVE_UUID;
-    if (!(opts & JJ_OPT_SERIALIZE_NUMPY) || (opts & JJ_NATIVE_KEY) || !jj_numpy_ready(c))
+    if (!opts->serialize_numpy || opts->key || !jj_numpy_ready(c))
         return JJ_NATIVE_NONE;
     if (type == c->np_ndarray) return JJ_NATIVE_NUMPY_ARRAY;
     if (jj_native_np_scalar_index(st, type) >= 0) return JJ_NATIVE_NUMPY_SCALAR;
@@ -173,7 +173,7 @@ int jj_native_error(jj_state *st, const char *msg) {
     return -1;
 }
 
-Py_ssize_t jj_native_text(jj_state *st, PyObject *obj, jj_native_kind kind, uint32_t opts, char *out) {
+Py_ssize_t jj_native_text(jj_state *st, PyObject *obj, jj_native_kind kind, const jj_dumpb_opts *opts, char *out) {
     if (kind == JJ_NATIVE_UUID) return jj_uuid_text(st, obj, out);
     return jj_datetime_text(st, obj, kind, opts, out);
 }

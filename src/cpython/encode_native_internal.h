@@ -32,14 +32,14 @@ typedef struct jj_civil {
 size_t jj_write_date(const jj_civil *t, char *out);
 /* "HH:MM:SS" and ".ffffff" when microsecond is nonzero and OMIT_MICROSECONDS is not set;
  * returns the length (at most 15). */
-size_t jj_write_time(const jj_civil *t, uint32_t opts, char *out);
+size_t jj_write_time(const jj_civil *t, const jj_dumpb_opts *opts, char *out);
 /* The UTC offset as orjson writes it, from a timedelta's days and seconds (days is -1
  * or 0): "+00:00" or "Z" for a zero second count, else the sign and hours:minutes with
  * the seconds rounded half up into the minutes. Returns the length (at most 7). */
-size_t jj_write_offset(int days, int seconds, uint32_t opts, char *out);
+size_t jj_write_offset(int days, int seconds, const jj_dumpb_opts *opts, char *out);
 
 /* encode_datetime.c and encode_uuid.c: jj_native_text for each kind. */
-Py_ssize_t jj_datetime_text(jj_state *st, PyObject *obj, jj_native_kind kind, uint32_t opts, char *out);
+Py_ssize_t jj_datetime_text(jj_state *st, PyObject *obj, jj_native_kind kind, const jj_dumpb_opts *opts, char *out);
 Py_ssize_t jj_uuid_text(jj_state *st, PyObject *obj, char *out);
 
 #endif

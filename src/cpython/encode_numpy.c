@@ -4,7 +4,8 @@
  * element kind and size, flags and the data pointer, with no numpy headers and no
  * import. What orjson does, and so what this does:
  *   - only exact numpy.ndarray, C-contiguous, with at least one dimension, of kind
- *     f8/f4/f2, i8..i1, u8..u1, b1 or M8: anything else goes to `default` (return 1);
+ *     f8/f4/f2, i8..i1, u8..u1, b1 or M8: anything else goes to `default`, or without
+ *     one fails with "not C contiguous" or "unsupported datatype" (the caller's);
  *   - a C-contiguous array in the other byte order is an error, default or not;
  *   - NaN and the infinities are null; float16 values are written as the float32 they
  *     equal; any nonzero bool byte is true;
@@ -15,10 +16,9 @@
 #include <string.h>
 
 #include "encode_native_internal.h"
+#include "dumpb_messages.h"
 #include "encode_orjson.h"
-#include "format_double.h"
-#include "format_float32.h"
-#include "format_int.h"
+#include "jetjson_write.h"
 
 /* numpy's PyArrayInterface (the array interface protocol's C struct, version 2). */
 typedef struct jj_array_interface {
@@ -61,7 +61,7 @@ typedef struct { PyObject_HEAD int64_t v; int unit; int num; } jj_np_dt64;
 typedef struct jj_np_out {
     jj_state *st;
     jj_writer *w;
-    uint32_t opts;
+    const jj_dumpb_opts *opts;
     jj_np_scalar elem;
     int unit;      /* datetime64: the unit (JJ_DT_*); ps and finer fail at the first value */
     int unit_num;  /* datetime64: the unit's multiplier (only 1 is supported) */
@@ -86,7 +86,7 @@ static void jj_civil_from_days(int64_t days, jj_civil *t) {
 
 static int jj_dt64_unrepresentable(jj_np_out *o, int64_t v) {
     PyErr_Format(o->st->JSONEncodeError ? o->st->JSONEncodeError : PyExc_TypeError,
-                 "unrepresentable numpy.datetime64: %lld %s", (long long)v, jj_dt_unit_names[o->unit]);
+                 JJ_MSG_DT64_RANGE, (long long)v, jj_dt_unit_names[o->unit]);
     return -1;
 }
 
@@ -103,9 +103,9 @@ static Py_ssize_t jj_dt64_text(jj_np_out *o, int64_t v, char *out) {
         /* orjson crashes on multipliers ([2s]); we refuse them like the fine units */
         PyObject *err = o->st->JSONEncodeError ? o->st->JSONEncodeError : PyExc_TypeError;
         if (o->unit >= JJ_DT_ps)
-            PyErr_Format(err, "unsupported numpy.datetime64 unit: %s", jj_dt_unit_names[o->unit]);
+            PyErr_Format(err, JJ_MSG_DT64_UNIT, jj_dt_unit_names[o->unit]);
         else
-            PyErr_Format(err, "unsupported numpy.datetime64 unit: %d %s", o->unit_num, jj_dt_unit_names[o->unit]);
+            PyErr_Format(err, JJ_MSG_DT64_UNIT_NUM, o->unit_num, jj_dt_unit_names[o->unit]);
         return -1;
     }
     jj_civil t = {1970, 1, 1, 0, 0, 0, 0};
@@ -151,7 +151,7 @@ static Py_ssize_t jj_dt64_text(jj_np_out *o, int64_t v, char *out) {
     p += jj_write_date(&t, p);
     *p++ = 'T';
     p += jj_write_time(&t, o->opts, p);
-    if (o->opts & JJ_OPT_NAIVE_UTC) p += jj_write_offset(0, 0, o->opts, p);
+    if (o->opts->naive_utc) p += jj_write_offset(0, 0, o->opts, p);
     return p - out;
 }
 
@@ -200,119 +200,25 @@ static inline float jj_half_to_float(uint16_t h) {
 /* Longest element text: a datetime64 with an offset, or a double (with its slack). */
 #define JJ_NP_ELEM_MAX 64
 
-/* Writes one element read from p. Returns 0 or -1. */
+static int jj_np_row(jj_np_out *o, const char *src, size_t count);
+
+/* Writes one element read from p: a datetime64 here, the numbers and bools as a row of
+ * one (without its comma). Returns 0 or -1. */
 static inline int jj_np_elem(jj_np_out *o, const char *p) {
+    if (o->elem != JJ_NP_DATETIME64) {
+        if (jj_np_row(o, p, 1)) return -1;
+        o->w->pos--; /* the row's comma */
+        return 0;
+    }
     if (jj_writer_reserve(o->w, JJ_NP_ELEM_MAX)) return -1;
     char *out = (char *)o->w->pos;
-    size_t n;
-    switch (o->elem) {
-    case JJ_NP_FLOAT64: {
-        double v;
-        memcpy(&v, p, 8);
-        if (isfinite(v)) {
-            n = jj_enc_format_double(v, out); /* as dumpb writes a Python float */
-        } else {
-            memcpy(out, "null", 4);
-            n = 4;
-        }
-        break;
-    }
-    case JJ_NP_FLOAT32: {
-        float v;
-        memcpy(&v, p, 4);
-        if (isfinite(v)) {
-            n = jj_format_float32_orjson(v, out);
-        } else {
-            memcpy(out, "null", 4);
-            n = 4;
-        }
-        break;
-    }
-    case JJ_NP_FLOAT16: {
-        uint16_t h;
-        memcpy(&h, p, 2);
-        float v = jj_half_to_float(h);
-        if (isfinite(v)) {
-            n = jj_format_float32_orjson(v, out);
-        } else {
-            memcpy(out, "null", 4);
-            n = 4;
-        }
-        break;
-    }
-    case JJ_NP_INT64: {
-        int64_t v;
-        memcpy(&v, p, 8);
-        n = jj_format_int64(v, out);
-        break;
-    }
-    case JJ_NP_INT32: {
-        int32_t v;
-        memcpy(&v, p, 4);
-        n = jj_format_int64(v, out);
-        break;
-    }
-    case JJ_NP_INT16: {
-        int16_t v;
-        memcpy(&v, p, 2);
-        n = jj_format_int64(v, out);
-        break;
-    }
-    case JJ_NP_INT8:
-        n = jj_format_int64((int8_t)*p, out);
-        break;
-    case JJ_NP_UINT64: {
-        uint64_t v;
-        memcpy(&v, p, 8);
-        n = jj_format_uint64(v, out);
-        break;
-    }
-    case JJ_NP_UINT32: {
-        uint32_t v;
-        memcpy(&v, p, 4);
-        n = jj_format_uint64(v, out);
-        break;
-    }
-    case JJ_NP_UINT16: {
-        uint16_t v;
-        memcpy(&v, p, 2);
-        n = jj_format_uint64(v, out);
-        break;
-    }
-    case JJ_NP_UINT8:
-        n = jj_format_uint64((uint8_t)*p, out);
-        break;
-    case JJ_NP_BOOL:
-        if (*p) {
-            memcpy(out, "true", 4);
-            n = 4;
-        } else {
-            memcpy(out, "false", 5);
-            n = 5;
-        }
-        break;
-    default: { /* JJ_NP_DATETIME64 */
-        int64_t v;
-        memcpy(&v, p, 8);
-        out[0] = '"';
-        Py_ssize_t len = jj_dt64_text(o, v, out + 1);
-        if (len < 0) return -1;
-        out[len + 1] = '"';
-        n = (size_t)len + 2;
-        break;
-    }
-    }
-    o->w->pos += n;
-    return 0;
-}
-
-/* A line break and 2 * depth spaces. */
-static int jj_np_newline(jj_writer *w, int depth) {
-    size_t n = 1 + 2 * (size_t)depth;
-    if (jj_writer_reserve(w, n)) return -1;
-    w->pos[0] = '\n';
-    memset(w->pos + 1, ' ', n - 1);
-    w->pos += n;
+    int64_t v;
+    memcpy(&v, p, 8);
+    out[0] = '"';
+    Py_ssize_t len = jj_dt64_text(o, v, out + 1);
+    if (len < 0) return -1;
+    out[len + 1] = '"';
+    o->w->pos += (size_t)len + 2;
     return 0;
 }
 
@@ -341,7 +247,7 @@ static int jj_np_row(jj_np_out *o, const char *src, size_t count) {
         if (jj_writer_reserve(o->w, m * (JJ_DOUBLE_MAX_CHARS + 1) + JJ_DOUBLE_BUF_SIZE)) return -1;
         char *p = (char *)o->w->pos;
         switch (o->elem) {
-        case JJ_NP_FLOAT64: JJ_NP_ROW_LOOP(double, JJ_NP_FLOAT(jj_enc_format_double)) break;
+        case JJ_NP_FLOAT64: JJ_NP_ROW_LOOP(double, JJ_NP_FLOAT(jj_dumpb_format_double)) break;
         case JJ_NP_FLOAT32: JJ_NP_ROW_LOOP(float, JJ_NP_FLOAT(jj_format_float32_orjson)) break;
         case JJ_NP_INT64: JJ_NP_ROW_LOOP(int64_t, p += jj_format_int64(v, p)) break;
         case JJ_NP_INT32: JJ_NP_ROW_LOOP(int32_t, p += jj_format_int64(v, p)) break;
@@ -379,7 +285,7 @@ static int jj_np_row(jj_np_out *o, const char *src, size_t count) {
 /* Dimension `dim` of the array at *data (advanced past it), as a list at `depth`. */
 static int jj_np_dim(jj_np_out *o, const jj_array_interface *a, int dim, int depth, const char **data) {
     Py_intptr_t n = a->shape[dim];
-    int indent = (o->opts & JJ_OPT_INDENT_2) != 0;
+    int indent = o->opts->indent_2;
     if (n == 0) return jj_writer_put(o->w, "[]", 2);
     if (jj_writer_put_byte(o->w, '[')) return -1;
     if (!indent && dim + 1 == a->nd && o->elem != JJ_NP_DATETIME64) {
@@ -390,7 +296,7 @@ static int jj_np_dim(jj_np_out *o, const jj_array_interface *a, int dim, int dep
     }
     for (Py_intptr_t i = 0; i < n; i++) {
         if (i && jj_writer_put_byte(o->w, ',')) return -1;
-        if (indent && jj_np_newline(o->w, depth + 1)) return -1;
+        if (indent && jj_writer_newline(o->w, 2 * (size_t)(depth + 1))) return -1;
         if (dim + 1 < a->nd) {
             if (jj_np_dim(o, a, dim + 1, depth + 1, data)) return -1;
         } else {
@@ -398,7 +304,7 @@ static int jj_np_dim(jj_np_out *o, const jj_array_interface *a, int dim, int dep
             *data += o->itemsize;
         }
     }
-    if (indent && jj_np_newline(o->w, depth)) return -1;
+    if (indent && jj_writer_newline(o->w, 2 * (size_t)depth)) return -1;
     return jj_writer_put_byte(o->w, ']');
 }
 
@@ -423,14 +329,20 @@ static int jj_np_elem_of(char kind, int size) {
 static int jj_np_array(jj_np_out *o, PyObject *obj, int depth) {
     PyObject *capsule = PyObject_GetAttr(obj, o->st->native.str_array_struct);
     if (!capsule) return -1;
-    int rc = 1;
+    int rc = JJ_NP_UNSUPPORTED;
     const jj_array_interface *a = PyCapsule_CheckExact(capsule) ? PyCapsule_GetPointer(capsule, NULL) : NULL;
     if (!a) {
         PyErr_Clear();
-    } else if (a->two == 2 && (a->flags & JJ_NPY_C_CONTIGUOUS) && !(a->flags & JJ_NPY_NOTSWAPPED)) {
+    } else if (a->two != 2) {
+        /* not an interface numpy makes: left to default like an unknown dtype */
+    } else if (!(a->flags & JJ_NPY_C_CONTIGUOUS)) {
+        /* orjson checks this first: a transposed or strided array of any dtype (and a
+         * structured one, whose interface numpy gives without flags) */
+        rc = JJ_NP_NOT_CONTIGUOUS;
+    } else if (!(a->flags & JJ_NPY_NOTSWAPPED)) {
         /* an error even when there is a default */
-        rc = jj_native_error(o->st, "numpy array is not native-endianness");
-    } else if (a->two == 2 && (a->flags & JJ_NPY_C_CONTIGUOUS) && a->nd > 0) {
+        rc = jj_native_error(o->st, JJ_MSG_NUMPY_ENDIAN);
+    } else if (a->nd > 0) {
         int elem = jj_np_elem_of(a->typekind, a->itemsize);
         if (elem >= 0) {
             o->elem = (jj_np_scalar)elem;
@@ -447,7 +359,7 @@ static int jj_np_array(jj_np_out *o, PyObject *obj, int depth) {
 
 static int jj_np_scalar_write(jj_np_out *o, PyObject *obj) {
     int index = jj_native_np_scalar_index(o->st, Py_TYPE(obj));
-    if (index < 0) return 1;
+    if (index < 0) return JJ_NP_UNSUPPORTED; /* classify took it: cannot happen */
     o->elem = (jj_np_scalar)index;
     const char *p;
     switch (o->elem) {
@@ -468,7 +380,7 @@ static int jj_np_scalar_write(jj_np_out *o, PyObject *obj) {
     return jj_np_elem(o, p);
 }
 
-int jj_native_write_numpy(jj_state *st, jj_writer *w, PyObject *obj, jj_native_kind kind, uint32_t opts,
+int jj_native_write_numpy(jj_state *st, jj_writer *w, PyObject *obj, jj_native_kind kind, const jj_dumpb_opts *opts,
                           int depth) {
     jj_np_out o = {st, w, opts, JJ_NP_FLOAT64, 0, 1, 8};
     if (kind == JJ_NATIVE_NUMPY_ARRAY) return jj_np_array(&o, obj, depth);

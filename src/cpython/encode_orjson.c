@@ -1,33 +1,26 @@
 /* dumpb: the entry point and the walker for the exact built-in types (str, int, float,
- * bool, None, list, tuple, dict). Everything else is jj_enc_other's (objects file).
+ * bool, None, list, tuple, dict). Everything else is jj_dumpb_other's (objects file).
  *
  * References: a container is held (one reference) while it is walked, and everything
  * that can run Python code (default, enum values, dataclass attributes) holds the
  * object it works on, so a `default` that empties the containers being walked cannot
  * free what is in use. Lists are re-measured on every item for the same reason. */
 #include "encode_orjson.h"
+#include "dumpb_messages.h"
 
 #include <math.h>
 
 #include "dict_layout.h"
-#include "format_double.h"
-#include "format_int.h"
+#include "jetjson_write.h"
 
-int jj_enc_fail(jj_orjson_enc *e, const char *msg) {
+int jj_dumpb_fail(jj_dumpb_enc *e, const char *msg) {
     PyErr_SetString(e->st->JSONEncodeError, msg);
     return -1;
 }
 
-int jj_enc_indent(jj_orjson_enc *e, int depth) {
-    size_t n = 1 + 2 * (size_t)depth;
-    if (jj_writer_reserve(&e->w, n)) return -1;
-    e->w.pos[0] = '\n';
-    memset(e->w.pos + 1, ' ', n - 1);
-    e->w.pos += n;
-    return 0;
-}
+int jj_dumpb_indent(jj_dumpb_enc *e, int depth) { return jj_writer_newline(&e->w, 2 * (size_t)depth); }
 
-static int jj_put_literal(jj_orjson_enc *e, const char *text, size_t n) { return jj_writer_put(&e->w, text, n); }
+static int jj_put_literal(jj_dumpb_enc *e, const char *text, size_t n) { return jj_writer_put(&e->w, text, n); }
 
 /* ---- numbers ---- */
 
@@ -48,16 +41,16 @@ static inline uint8_t *jj_write_int64(uint8_t *pos, int64_t v) {
     return pos + jj_format_int64(v, (char *)pos);
 }
 
-static inline int jj_put_int64(jj_orjson_enc *e, int64_t v) {
-    if ((e->opts & JJ_OPT_STRICT_INTEGER) && (v > JJ_MAX_53 || v < -JJ_MAX_53))
-        return jj_enc_fail(e, "Integer exceeds 53-bit range");
+static inline int jj_put_int64(jj_dumpb_enc *e, int64_t v) {
+    if (e->opts.strict_integer && (v > JJ_MAX_53 || v < -JJ_MAX_53))
+        return jj_dumpb_fail(e, JJ_MSG_INT53);
     if (jj_writer_reserve(&e->w, JJ_INT_MAX_CHARS)) return -1;
     e->w.pos = jj_write_int64(e->w.pos, v);
     return 0;
 }
 
 /* Ints that do not fit a single machine digit: int64, then uint64, else orjson's error. */
-static int jj_enc_int_slow(jj_orjson_enc *e, PyObject *obj) {
+static int jj_dumpb_int_slow(jj_dumpb_enc *e, PyObject *obj) {
     int overflow = 0;
     long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
     if (v == -1 && PyErr_Occurred()) return -1;
@@ -68,14 +61,14 @@ static int jj_enc_int_slow(jj_orjson_enc *e, PyObject *obj) {
             if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return -1;
             PyErr_Clear();
         } else {
-            if (e->opts & JJ_OPT_STRICT_INTEGER) return jj_enc_fail(e, "Integer exceeds 53-bit range");
+            if (e->opts.strict_integer) return jj_dumpb_fail(e, JJ_MSG_INT53);
             if (jj_writer_reserve(&e->w, JJ_INT_MAX_CHARS)) return -1;
             e->w.pos += jj_format_uint64((uint64_t)u, (char *)e->w.pos);
             return 0;
         }
     }
     /* past 64 bits the 64-bit message wins, even under STRICT_INTEGER */
-    return jj_enc_fail(e, "Integer exceeds 64-bit range");
+    return jj_dumpb_fail(e, JJ_MSG_INT64);
 }
 
 /* The value of an exact int that fits one machine digit (below 2^30 in magnitude, so
@@ -92,19 +85,19 @@ static inline int jj_compact_int(PyObject *obj, int64_t *v) {
     return 1;
 }
 
-static inline int jj_enc_int(jj_orjson_enc *e, PyObject *obj) {
+static inline int jj_dumpb_int(jj_dumpb_enc *e, PyObject *obj) {
     int64_t v;
     if (jj_compact_int(obj, &v)) return jj_put_int64(e, v);
-    return jj_enc_int_slow(e, obj);
+    return jj_dumpb_int_slow(e, obj);
 }
 
-size_t jj_enc_format_double(double v, char *out) { return jj_format_double_orjson(v, out); }
+size_t jj_dumpb_format_double(double v, char *out) { return jj_format_double_orjson(v, out); }
 
-static inline int jj_enc_float(jj_orjson_enc *e, PyObject *obj) {
+static inline int jj_dumpb_float(jj_dumpb_enc *e, PyObject *obj) {
     double v = PyFloat_AS_DOUBLE(obj);
     if (!isfinite(v)) return jj_put_literal(e, "null", 4);
     if (jj_writer_reserve(&e->w, JJ_DOUBLE_BUF_SIZE)) return -1;
-    e->w.pos += jj_enc_format_double(v, (char *)e->w.pos);
+    e->w.pos += jj_dumpb_format_double(v, (char *)e->w.pos);
     return 0;
 }
 
@@ -160,8 +153,8 @@ static inline int jj_dict_next(PyObject *dict, Py_ssize_t *pos, PyObject **key, 
     return more;
 }
 
-static int jj_enc_dict(jj_orjson_enc *e, PyObject *dict, int depth, int ndefault);
-static inline int jj_enc_sequence(jj_orjson_enc *e, PyObject *seq, int depth, int ndefault);
+static int jj_dumpb_dict(jj_dumpb_enc *e, PyObject *dict, int depth, int ndefault);
+static inline int jj_dumpb_sequence(jj_dumpb_enc *e, PyObject *seq, int depth, int ndefault);
 
 #if defined(__GNUC__) || defined(__clang__)
 #define JJ_ALWAYS_INLINE inline __attribute__((always_inline))
@@ -170,17 +163,17 @@ static inline int jj_enc_sequence(jj_orjson_enc *e, PyObject *seq, int depth, in
 #endif
 
 /* An item of a container: the scalar types inline, nested lists and dicts straight to
- * their writers, the rest through jj_enc_value. Always inlined: the compiler would
+ * their writers, the rest through jj_dumpb_value. Always inlined: the compiler would
  * otherwise make it a call per item, as it reaches back into the container writers. */
-static JJ_ALWAYS_INLINE int jj_enc_item(jj_orjson_enc *e, PyObject *obj, int depth, int ndefault) {
+static JJ_ALWAYS_INLINE int jj_dumpb_item(jj_dumpb_enc *e, PyObject *obj, int depth, int ndefault) {
     PyTypeObject *type = Py_TYPE(obj);
-    if (type == &PyUnicode_Type) return jj_enc_str_fast(e, obj);
-    if (type == &PyLong_Type) return jj_enc_int(e, obj);
-    if (type == &PyFloat_Type) return jj_enc_float(e, obj);
-    if (type == &PyList_Type) return jj_enc_sequence(e, obj, depth, ndefault);
-    if (type == &PyDict_Type) return jj_enc_dict(e, obj, depth, ndefault);
+    if (type == &PyUnicode_Type) return jj_dumpb_str_fast(e, obj);
+    if (type == &PyLong_Type) return jj_dumpb_int(e, obj);
+    if (type == &PyFloat_Type) return jj_dumpb_float(e, obj);
+    if (type == &PyList_Type) return jj_dumpb_sequence(e, obj, depth, ndefault);
+    if (type == &PyDict_Type) return jj_dumpb_dict(e, obj, depth, ndefault);
     if (obj == Py_None) return jj_put_literal(e, "null", 4);
-    return jj_enc_value(e, obj, depth, ndefault);
+    return jj_dumpb_value(e, obj, depth, ndefault);
 }
 
 /* The leading floats of a list or tuple (coordinates, embeddings, the pairs of
@@ -190,7 +183,7 @@ static JJ_ALWAYS_INLINE int jj_enc_item(jj_orjson_enc *e, PyObject *obj, int dep
  * stays in a register with no dispatch per item: through the general loop a pair cost
  * twice orjson's time around its two numbers. Returns the index of the first item that
  * is not an exact float (n when all were), or -1 on error. */
-static Py_ssize_t jj_put_float_run(jj_orjson_enc *e, PyObject *const *items, Py_ssize_t n) {
+static Py_ssize_t jj_put_float_run(jj_dumpb_enc *e, PyObject *const *items, Py_ssize_t n) {
     enum { ROOM = JJ_DOUBLE_BUF_SIZE + 2 }; /* '[' or ',', a number, and a ']' after it */
     uint8_t *pos = e->w.pos, *end = e->w.end;
     Py_ssize_t i = 0;
@@ -199,7 +192,7 @@ static Py_ssize_t jj_put_float_run(jj_orjson_enc *e, PyObject *const *items, Py_
         *pos++ = i ? ',' : '[';
         double v = PyFloat_AS_DOUBLE(items[i]);
         if (isfinite(v)) {
-            pos += jj_enc_format_double(v, (char *)pos);
+            pos += jj_dumpb_format_double(v, (char *)pos);
         } else {
             memcpy(pos, "null", 4);
             pos += 4;
@@ -212,7 +205,7 @@ static Py_ssize_t jj_put_float_run(jj_orjson_enc *e, PyObject *const *items, Py_
 /* The leading ints of a list or tuple (ids, indexes, counts), as jj_put_float_run does
  * floats: exact ints of one machine digit, each after its '[' or ','. Returns the index
  * of the first item left (n when all were written), or -1 on error. */
-static Py_ssize_t jj_put_int_run(jj_orjson_enc *e, PyObject *const *items, Py_ssize_t n) {
+static Py_ssize_t jj_put_int_run(jj_dumpb_enc *e, PyObject *const *items, Py_ssize_t n) {
     enum { ROOM = JJ_INT_MAX_CHARS + 2 }; /* '[' or ',', a number, and a ']' after it */
     uint8_t *pos = e->w.pos, *end = e->w.end;
     Py_ssize_t i = 0;
@@ -228,9 +221,9 @@ static Py_ssize_t jj_put_int_run(jj_orjson_enc *e, PyObject *const *items, Py_ss
 
 /* The items of a list or tuple from `first` on (those before it are written, with the
  * '['), `items` re-read on every step (a list may change under default). */
-static int jj_enc_sequence_items(jj_orjson_enc *e, PyObject *seq, int depth, int ndefault, Py_ssize_t first) {
+static int jj_dumpb_sequence_items(jj_dumpb_enc *e, PyObject *seq, int depth, int ndefault, Py_ssize_t first) {
     int is_list = PyList_Check(seq);
-    int compact = !(e->opts & JJ_OPT_INDENT_2);
+    int compact = !e->opts.indent_2;
     int rc = -1;
     Py_INCREF(seq);
     if (!first && jj_writer_put_byte(&e->w, '[')) goto done;
@@ -246,15 +239,15 @@ static int jj_enc_sequence_items(jj_orjson_enc *e, PyObject *seq, int depth, int
                     continue;
                 }
             }
-            if ((i && jj_writer_put_byte(&e->w, ',')) || jj_enc_newline(e, depth + 1) || jj_enc_str(e, item))
+            if ((i && jj_writer_put_byte(&e->w, ',')) || jj_dumpb_newline(e, depth + 1) || jj_dumpb_str(e, item))
                 goto done;
             continue;
         }
         if (i && jj_writer_put_byte(&e->w, ',')) goto done;
-        if (jj_enc_newline(e, depth + 1)) goto done;
-        if (jj_enc_item(e, item, depth + 1, ndefault)) goto done;
+        if (jj_dumpb_newline(e, depth + 1)) goto done;
+        if (jj_dumpb_item(e, item, depth + 1, ndefault)) goto done;
     }
-    if (jj_enc_newline(e, depth)) goto done;
+    if (jj_dumpb_newline(e, depth)) goto done;
     rc = jj_writer_put_byte(&e->w, ']');
 done:
     Py_DECREF(seq);
@@ -265,12 +258,12 @@ done:
  * that was all of it, the sequence is done here, inlined in the loops of the containers
  * around it: the arrays of numbers (canada.json's coordinate pairs, vectors) then cost
  * no call of their own. */
-static inline int jj_enc_sequence(jj_orjson_enc *e, PyObject *seq, int depth, int ndefault) {
-    if (depth >= JJ_ENC_MAX_DEPTH) return jj_enc_fail(e, "Recursion limit reached");
+static inline int jj_dumpb_sequence(jj_dumpb_enc *e, PyObject *seq, int depth, int ndefault) {
+    if (depth >= JJ_ENC_MAX_DEPTH) return jj_dumpb_fail(e, JJ_MSG_RECURSION);
     Py_ssize_t n = Py_SIZE(seq);
     if (n == 0) return jj_put_literal(e, "[]", 2);
     Py_ssize_t first = 0; /* items written before the general loop, with the '[' */
-    if (!(e->opts & JJ_OPT_INDENT_2)) {
+    if (!e->opts.indent_2) {
         PyObject *const *items = PyList_Check(seq) ? ((PyListObject *)seq)->ob_item : ((PyTupleObject *)seq)->ob_item;
         PyTypeObject *first_type = Py_TYPE(items[0]);
         if (first_type == &PyFloat_Type || first_type == &PyLong_Type) {
@@ -279,23 +272,23 @@ static inline int jj_enc_sequence(jj_orjson_enc *e, PyObject *seq, int depth, in
             if (first == n) return jj_writer_put_byte(&e->w, ']');
         }
     }
-    return jj_enc_sequence_items(e, seq, depth, ndefault, first);
+    return jj_dumpb_sequence_items(e, seq, depth, ndefault, first);
 }
 
-static int jj_enc_dict(jj_orjson_enc *e, PyObject *dict, int depth, int ndefault) {
-    if (depth >= JJ_ENC_MAX_DEPTH) return jj_enc_fail(e, "Recursion limit reached");
+static int jj_dumpb_dict(jj_dumpb_enc *e, PyObject *dict, int depth, int ndefault) {
+    if (depth >= JJ_ENC_MAX_DEPTH) return jj_dumpb_fail(e, JJ_MSG_RECURSION);
     if (PyDict_GET_SIZE(dict) == 0) return jj_put_literal(e, "{}", 2);
-    if (e->opts & (JJ_OPT_SORT_KEYS | JJ_OPT_NON_STR_KEYS)) return jj_enc_dict_keys(e, dict, depth, ndefault);
+    if (e->opts.sort_keys | e->opts.non_str_keys) return jj_dumpb_dict_keys(e, dict, depth, ndefault);
     int rc = -1;
     Py_INCREF(dict);
     if (jj_writer_put_byte(&e->w, '{')) goto done;
     Py_ssize_t pos = 0;
     PyObject *key, *value;
     int first = 1;
-    int compact = !(e->opts & JJ_OPT_INDENT_2);
+    int compact = !e->opts.indent_2;
     while (jj_dict_next(dict, &pos, &key, &value)) {
         if (!PyUnicode_CheckExact(key)) {
-            jj_enc_fail(e, "Dict key must be str");
+            jj_dumpb_fail(e, JJ_MSG_KEY_STR);
             goto done;
         }
         /* the usual key, short ASCII: ',' "key" ':' with one reservation */
@@ -311,44 +304,44 @@ static int jj_enc_dict(jj_orjson_enc *e, PyObject *dict, int depth, int ndefault
                 o[n + 2] = ':';
                 e->w.pos = o + n + 3;
                 first = 0;
-                if (jj_enc_item(e, value, depth + 1, ndefault)) goto done;
+                if (jj_dumpb_item(e, value, depth + 1, ndefault)) goto done;
                 continue;
             }
         }
         if (!first && jj_writer_put_byte(&e->w, ',')) goto done;
         first = 0;
-        if (jj_enc_newline(e, depth + 1)) goto done;
-        if (jj_enc_str(e, key) || jj_enc_colon(e)) goto done;
-        if (jj_enc_item(e, value, depth + 1, ndefault)) goto done;
+        if (jj_dumpb_newline(e, depth + 1)) goto done;
+        if (jj_dumpb_str(e, key) || jj_dumpb_colon(e)) goto done;
+        if (jj_dumpb_item(e, value, depth + 1, ndefault)) goto done;
     }
-    if (jj_enc_newline(e, depth)) goto done;
+    if (jj_dumpb_newline(e, depth)) goto done;
     rc = jj_writer_put_byte(&e->w, '}');
 done:
     Py_DECREF(dict);
     return rc;
 }
 
-int jj_enc_value(jj_orjson_enc *e, PyObject *obj, int depth, int ndefault) {
+int jj_dumpb_value(jj_dumpb_enc *e, PyObject *obj, int depth, int ndefault) {
     PyTypeObject *type = Py_TYPE(obj);
-    if (type == &PyUnicode_Type) return jj_enc_str_fast(e, obj);
-    if (type == &PyLong_Type) return jj_enc_int(e, obj);
-    if (type == &PyFloat_Type) return jj_enc_float(e, obj);
-    if (type == &PyDict_Type) return jj_enc_dict(e, obj, depth, ndefault);
-    if (type == &PyList_Type) return jj_enc_sequence(e, obj, depth, ndefault);
+    if (type == &PyUnicode_Type) return jj_dumpb_str_fast(e, obj);
+    if (type == &PyLong_Type) return jj_dumpb_int(e, obj);
+    if (type == &PyFloat_Type) return jj_dumpb_float(e, obj);
+    if (type == &PyDict_Type) return jj_dumpb_dict(e, obj, depth, ndefault);
+    if (type == &PyList_Type) return jj_dumpb_sequence(e, obj, depth, ndefault);
     if (obj == Py_True) return jj_put_literal(e, "true", 4);
     if (obj == Py_False) return jj_put_literal(e, "false", 5);
     if (obj == Py_None) return jj_put_literal(e, "null", 4);
-    if (type == &PyTuple_Type) return jj_enc_sequence(e, obj, depth, ndefault);
-    return jj_enc_other(e, obj, depth, ndefault);
+    if (type == &PyTuple_Type) return jj_dumpb_sequence(e, obj, depth, ndefault);
+    return jj_dumpb_other(e, obj, depth, ndefault);
 }
 
-/* Subclasses of str/int/list/dict come back here from jj_enc_other. */
-int jj_enc_subclass(jj_orjson_enc *e, PyObject *obj, int depth, int ndefault);
-int jj_enc_subclass(jj_orjson_enc *e, PyObject *obj, int depth, int ndefault) {
-    if (PyUnicode_Check(obj)) return jj_enc_str(e, obj);
-    if (PyLong_Check(obj)) return jj_enc_int_slow(e, obj);
-    if (PyList_Check(obj)) return jj_enc_sequence(e, obj, depth, ndefault);
-    return jj_enc_dict(e, obj, depth, ndefault);
+/* Subclasses of str/int/list/dict come back here from jj_dumpb_other. */
+int jj_dumpb_subclass(jj_dumpb_enc *e, PyObject *obj, int depth, int ndefault);
+int jj_dumpb_subclass(jj_dumpb_enc *e, PyObject *obj, int depth, int ndefault) {
+    if (PyUnicode_Check(obj)) return jj_dumpb_str(e, obj);
+    if (PyLong_Check(obj)) return jj_dumpb_int_slow(e, obj);
+    if (PyList_Check(obj)) return jj_dumpb_sequence(e, obj, depth, ndefault);
+    return jj_dumpb_dict(e, obj, depth, ndefault);
 }
 
 /* ---- the module function ---- */
@@ -371,7 +364,7 @@ static int jj_parse_option(jj_state *st, PyObject *option, uint32_t *opts) {
         if (!(low == (unsigned long long)-1 && PyErr_Occurred()) && (low & 0x3FFFFFFFu) == 0) return 0;
         PyErr_Clear();
     }
-    PyErr_SetString(st->JSONEncodeError, "Invalid opts");
+    PyErr_SetString(st->JSONEncodeError, JJ_MSG_INVALID_OPTS);
     return -1;
 }
 
@@ -380,7 +373,7 @@ static int jj_parse_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
                          PyObject **default_fn, PyObject **option) {
     *obj = *default_fn = *option = NULL;
     if (nargs < 1) {
-        PyErr_SetString(PyExc_TypeError, "dumpb() missing 1 required positional argument: 'obj'");
+        PyErr_SetString(PyExc_TypeError, JJ_MSG_MISSING_OBJ);
         return -1;
     }
     *obj = args[0];
@@ -398,28 +391,31 @@ static int jj_parse_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
             slot = option;
             label = "option";
         } else {
-            PyErr_SetString(PyExc_TypeError, "dumpb() got an unexpected keyword argument");
+            PyErr_SetString(PyExc_TypeError, JJ_MSG_UNEXPECTED_KW);
             return -1;
         }
         if (*slot) {
-            PyErr_Format(PyExc_TypeError, "dumpb() got multiple values for argument: '%s'", label);
+            PyErr_Format(PyExc_TypeError, JJ_MSG_MULTIPLE_VALUES, label);
             return -1;
         }
         *slot = args[nargs + i];
     }
-    if (*default_fn == Py_None) *default_fn = NULL;
+    /* default=None is kept: orjson takes any given default, None included, and calls it,
+     * so an unsupported type raises with "'NoneType' object is not callable" as cause */
     return 0;
 }
 
 PyObject *jj_dumpb(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    jj_orjson_enc e;
+    jj_dumpb_enc e;
     PyObject *obj, *option;
     e.st = (jj_state *)PyModule_GetState(module);
     if (jj_parse_args(args, nargs, kwnames, &obj, &e.default_fn, &option)) return NULL;
-    if (jj_parse_option(e.st, option, &e.opts)) return NULL;
+    uint32_t bits;
+    if (jj_parse_option(e.st, option, &bits)) return NULL;
+    e.opts = jj_dumpb_opts_of(bits);
     if (jj_writer_start_bytes(&e.w, jj_writer_first_capacity(e.st->dumpb_last_len))) return NULL;
-    if (jj_enc_value(&e, obj, 0, 0) ||
-        ((e.opts & JJ_OPT_APPEND_NEWLINE) && jj_writer_put_byte(&e.w, '\n'))) {
+    if (jj_dumpb_value(&e, obj, 0, 0) ||
+        (e.opts.append_newline && jj_writer_put_byte(&e.w, '\n'))) {
         jj_writer_abandon(&e.w);
         return NULL;
     }

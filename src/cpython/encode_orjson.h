@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "encode_native.h"
+#include "jetjson_write.h"
 #include "state.h"
 #include "writer.h"
 
@@ -22,12 +23,12 @@
 #define JJ_ENC_MAX_DEFAULT 255
 
 /* One dumpb call. */
-typedef struct jj_orjson_enc {
+typedef struct jj_dumpb_enc {
     jj_state *st;
     jj_writer w;
-    PyObject *default_fn; /* borrowed; NULL when no default was given */
-    uint32_t opts;
-} jj_orjson_enc;
+    PyObject *default_fn; /* borrowed; NULL when no default was given (None when None was) */
+    jj_dumpb_opts opts;
+} jj_dumpb_enc;
 
 /* jetjson.Fragment: already-serialized JSON, inserted as is. */
 typedef struct jj_fragment {
@@ -37,13 +38,13 @@ typedef struct jj_fragment {
 
 /* Each writer returns 0, or -1 with an exception set. `depth` is the nesting of obj
  * (0 for the root), `ndefault` how many `default` calls led to it. */
-int jj_enc_value(jj_orjson_enc *e, PyObject *obj, int depth, int ndefault);
+int jj_dumpb_value(jj_dumpb_enc *e, PyObject *obj, int depth, int ndefault);
 
 /* orjson's text of a finite double (JJ_DOUBLE_BUF_SIZE bytes of room at out): 1e+16. */
-size_t jj_enc_format_double(double v, char *out);
+size_t jj_dumpb_format_double(double v, char *out);
 
 /* The literal of any str (or str subclass); orjson's error for surrogates. */
-int jj_enc_str(jj_orjson_enc *e, PyObject *s);
+int jj_dumpb_str(jj_dumpb_enc *e, PyObject *s);
 
 /* Short strings without a branch on their length.
  *
@@ -54,32 +55,12 @@ int jj_enc_str(jj_orjson_enc *e, PyObject *s);
  * (the 16 - r after the copy are zeros, for the caller to overwrite). Lengths are
  * unpredictable in real documents, so one path for all of them beats a branch per size
  * class. */
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #if defined(__SIZEOF_INT128__)
 __extension__ typedef unsigned __int128 jj_u128;
 #endif
 
 /* bit i set when byte i of the 16 at p needs escaping (or is not ASCII) */
-static inline uint32_t jj_special16(const uint8_t *p) {
-#if defined(__SSE2__)
-    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-    /* signed: non-ASCII bytes count as below 0x20 */
-    __m128i bad = _mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)),
-                               _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
-                                            _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
-    return (uint32_t)_mm_movemask_epi8(bad);
-#else
-    uint32_t m = 0;
-    for (int i = 0; i < 16; i++) {
-        uint8_t c = p[i];
-        m |= (uint32_t)(c < 0x20 || c == '"' || c == '\\' || c >= 0x80) << i;
-    }
-    return m;
-#endif
-}
+static inline uint32_t jj_special16(const uint8_t *p) { return jj_escape_flags16(p, 0); }
 
 static inline void jj_copy16(uint8_t *dst, const uint8_t *src) {
     uint64_t a, b;
@@ -131,7 +112,7 @@ static inline int jj_copy_short_str(uint8_t *dst, PyObject *s, size_t n) {
 }
 _Static_assert(sizeof(PyASCIIObject) >= 16, "a short str's 16 bytes must stay inside the object");
 
-/* Strs up to this long are tried inline as values (jj_enc_str_fast). */
+/* Strs up to this long are tried inline as values (jj_dumpb_str_fast). */
 #define JJ_INLINE_STR 512
 
 /* The body of a compact ASCII str of 1 <= n characters, stored as n bytes and up to 15
@@ -171,7 +152,7 @@ static inline int jj_inline_ascii(PyObject *s, size_t *n) {
 
 /* An exact str by jj_put_ascii_literal: 1 when written, 0 when the caller must write it
  * another way (nothing committed), -1 on error. */
-static inline int jj_try_ascii_str(jj_orjson_enc *e, PyObject *s) {
+static inline int jj_try_ascii_str(jj_dumpb_enc *e, PyObject *s) {
     size_t n;
     if (!jj_inline_ascii(s, &n)) return 0;
     if (jj_writer_reserve(&e->w, n + 18)) return -1;
@@ -189,7 +170,7 @@ static inline int jj_try_ascii_str(jj_orjson_enc *e, PyObject *s) {
  * typed, so it may alias them) made the compiler reload both, and each str waited on
  * the store of the last one's position; lists of short strs ran at two thirds of
  * orjson's speed. */
-static inline Py_ssize_t jj_put_ascii_run(jj_orjson_enc *e, PyObject *const *items, Py_ssize_t i,
+static inline Py_ssize_t jj_put_ascii_run(jj_dumpb_enc *e, PyObject *const *items, Py_ssize_t i,
                                           Py_ssize_t n) {
     uint8_t *pos = e->w.pos, *end = e->w.end;
     for (; i < n; i++) {
@@ -206,34 +187,34 @@ static inline Py_ssize_t jj_put_ascii_run(jj_orjson_enc *e, PyObject *const *ite
     return i;
 }
 
-/* Any exact str, the common ones inline; the rest through jj_enc_str. */
-static inline int jj_enc_str_fast(jj_orjson_enc *e, PyObject *s) {
+/* Any exact str, the common ones inline; the rest through jj_dumpb_str. */
+static inline int jj_dumpb_str_fast(jj_dumpb_enc *e, PyObject *s) {
     int done = jj_try_ascii_str(e, s);
     if (done) return done < 0 ? -1 : 0;
-    return jj_enc_str(e, s);
+    return jj_dumpb_str(e, s);
 }
 /* Whether a str holds a surrogate code point (orjson cannot encode it). */
 int jj_str_has_surrogate(PyObject *s);
 
 /* Dicts under SORT_KEYS and/or NON_STR_KEYS (depth already checked by the caller). */
-int jj_enc_dict_keys(jj_orjson_enc *e, PyObject *dict, int depth, int ndefault);
+int jj_dumpb_dict_keys(jj_dumpb_enc *e, PyObject *dict, int depth, int ndefault);
 /* A line break and the indentation of `depth` under INDENT_2 (nothing otherwise). */
-int jj_enc_indent(jj_orjson_enc *e, int depth);
-static inline int jj_enc_newline(jj_orjson_enc *e, int depth) {
-    return (e->opts & JJ_OPT_INDENT_2) ? jj_enc_indent(e, depth) : 0;
+int jj_dumpb_indent(jj_dumpb_enc *e, int depth);
+static inline int jj_dumpb_newline(jj_dumpb_enc *e, int depth) {
+    return e->opts.indent_2 ? jj_dumpb_indent(e, depth) : 0;
 }
 /* The ':' after a key (": " under INDENT_2). */
-static inline int jj_enc_colon(jj_orjson_enc *e) {
-    if (e->opts & JJ_OPT_INDENT_2) return jj_writer_put(&e->w, ": ", 2);
+static inline int jj_dumpb_colon(jj_dumpb_enc *e) {
+    if (e->opts.indent_2) return jj_writer_put(&e->w, ": ", 2);
     return jj_writer_put_byte(&e->w, ':');
 }
 
 /* Every type the walker does not know by its exact type: Fragment, the native kinds,
  * enum, subclasses, dataclasses, then default. */
-int jj_enc_other(jj_orjson_enc *e, PyObject *obj, int depth, int ndefault);
+int jj_dumpb_other(jj_dumpb_enc *e, PyObject *obj, int depth, int ndefault);
 
-/* Raise jetjson.JSONEncodeError(msg); returns -1. */
-int jj_enc_fail(jj_orjson_enc *e, const char *msg);
+/* Raise jetjson.JSONEncodeError(msg) (TypeError itself, as orjson's is); returns -1. */
+int jj_dumpb_fail(jj_dumpb_enc *e, const char *msg);
 
 /* Module setup: JSONEncodeError, Fragment, the OPT_* constants, interned names. */
 int jj_dumpb_init(jj_state *st, PyObject *module);

@@ -5,12 +5,12 @@
  * sorted by code point (which is the UTF-8 byte order orjson sorts by), equal texts
  * (possible after conversion: 1 and "1") keeping their dict order; then written. */
 #include "encode_orjson.h"
+#include "dumpb_messages.h"
 
 #include <math.h>
 #include <stdlib.h>
 
-#include "format_double.h"
-#include "format_int.h"
+#include "jetjson_write.h"
 
 typedef struct jj_item {
     PyObject *key;   /* str: the key text */
@@ -20,12 +20,12 @@ typedef struct jj_item {
 
 static PyObject *jj_text(const char *text, size_t n) { return PyUnicode_FromStringAndSize(text, (Py_ssize_t)n); }
 
-static PyObject *jj_key_fail(jj_orjson_enc *e, const char *msg) {
-    jj_enc_fail(e, msg);
+static PyObject *jj_key_fail(jj_dumpb_enc *e, const char *msg) {
+    jj_dumpb_fail(e, msg);
     return NULL;
 }
 
-static PyObject *jj_int_key(jj_orjson_enc *e, PyObject *key) {
+static PyObject *jj_int_key(jj_dumpb_enc *e, PyObject *key) {
     char buf[JJ_INT_MAX_CHARS];
     int overflow = 0;
     long long v = PyLong_AsLongLongAndOverflow(key, &overflow);
@@ -37,11 +37,11 @@ static PyObject *jj_int_key(jj_orjson_enc *e, PyObject *key) {
         if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return NULL;
         PyErr_Clear();
     }
-    return jj_key_fail(e, "Dict integer key must be within 64-bit range");
+    return jj_key_fail(e, JJ_MSG_KEY_INT64);
 }
 
 /* The text orjson writes for a non-str key under NON_STR_KEYS (new reference). */
-static PyObject *jj_key_text(jj_orjson_enc *e, PyObject *key, int nesting) {
+static PyObject *jj_key_text(jj_dumpb_enc *e, PyObject *key, int nesting) {
     if (PyUnicode_CheckExact(key)) return Py_NewRef(key);
     if (key == Py_True) return jj_text("true", 4);
     if (key == Py_False) return jj_text("false", 5);
@@ -51,7 +51,7 @@ static PyObject *jj_key_text(jj_orjson_enc *e, PyObject *key, int nesting) {
         double v = PyFloat_AS_DOUBLE(key);
         if (!isfinite(v)) return jj_text("null", 4);
         char buf[JJ_DOUBLE_BUF_SIZE];
-        return jj_text(buf, jj_enc_format_double(v, buf));
+        return jj_text(buf, jj_dumpb_format_double(v, buf));
     }
     /* enum members are keyed by their value (an enum of enums is not: keep it finite) */
     if (nesting < JJ_ENC_MAX_DEFAULT && PyObject_TypeCheck((PyObject *)Py_TYPE(key), (PyTypeObject *)e->st->enum_meta)) {
@@ -65,14 +65,15 @@ static PyObject *jj_key_text(jj_orjson_enc *e, PyObject *key, int nesting) {
     if (PyUnicode_Check(key)) return PyUnicode_FromObject(key);
     if (PyLong_Check(key)) return jj_int_key(e, key);
     /* dates and UUIDs (the key flag: even under PASSTHROUGH_DATETIME; never numpy) */
-    uint32_t opts = e->opts | JJ_NATIVE_KEY;
-    jj_native_kind kind = jj_native_classify(e->st, key, opts);
+    jj_dumpb_opts opts = e->opts;
+    opts.key = 1;
+    jj_native_kind kind = jj_native_classify(e->st, key, &opts);
     if (kind != JJ_NATIVE_NONE && kind != JJ_NATIVE_NUMPY_ARRAY && kind != JJ_NATIVE_NUMPY_SCALAR) {
         char buf[JJ_NATIVE_TEXT_MAX];
-        Py_ssize_t n = jj_native_text(e->st, key, kind, opts, buf);
+        Py_ssize_t n = jj_native_text(e->st, key, kind, &opts, buf);
         return n < 0 ? NULL : jj_text(buf, (size_t)n);
     }
-    return jj_key_fail(e, "Dict key must a type serializable with OPT_NON_STR_KEYS");
+    return jj_key_fail(e, JJ_MSG_KEY_NON_STR);
 }
 
 /* Code point order of two strs. */
@@ -110,10 +111,10 @@ static void jj_items_free(jj_item *items, Py_ssize_t n) {
 
 /* Collect up to `cap` items (a key conversion may run Python code that grows the dict:
  * what comes past the size seen at the start is left out). Returns the count or -1. */
-static Py_ssize_t jj_collect(jj_orjson_enc *e, PyObject *dict, jj_item *items, Py_ssize_t cap) {
+static Py_ssize_t jj_collect(jj_dumpb_enc *e, PyObject *dict, jj_item *items, Py_ssize_t cap) {
     Py_ssize_t pos = 0, n = 0;
     PyObject *key, *value;
-    int non_str = (e->opts & JJ_OPT_NON_STR_KEYS) != 0;
+    int non_str = e->opts.non_str_keys;
     while (n < cap && PyDict_Next(dict, &pos, &key, &value)) {
         Py_INCREF(value);
         PyObject *text;
@@ -124,12 +125,12 @@ static Py_ssize_t jj_collect(jj_orjson_enc *e, PyObject *dict, jj_item *items, P
             text = jj_key_text(e, key, 0);
             Py_DECREF(key);
         } else {
-            text = jj_key_fail(e, "Dict key must be str");
+            text = jj_key_fail(e, JJ_MSG_KEY_STR);
         }
         /* orjson checks every key's UTF-8 while it collects them, before any value */
         if (text && jj_str_has_surrogate(text)) {
             Py_CLEAR(text);
-            jj_enc_fail(e, "str is not valid UTF-8: surrogates not allowed");
+            jj_dumpb_fail(e, JJ_MSG_SURROGATE);
         }
         if (!text) {
             Py_DECREF(value);
@@ -144,7 +145,7 @@ static Py_ssize_t jj_collect(jj_orjson_enc *e, PyObject *dict, jj_item *items, P
     return n;
 }
 
-int jj_enc_dict_keys(jj_orjson_enc *e, PyObject *dict, int depth, int ndefault) {
+int jj_dumpb_dict_keys(jj_dumpb_enc *e, PyObject *dict, int depth, int ndefault) {
     Py_ssize_t cap = PyDict_GET_SIZE(dict);
     jj_item *items = PyMem_Malloc((size_t)cap * sizeof(jj_item));
     if (!items) {
@@ -155,7 +156,7 @@ int jj_enc_dict_keys(jj_orjson_enc *e, PyObject *dict, int depth, int ndefault) 
     Py_ssize_t n = jj_collect(e, dict, items, cap);
     Py_DECREF(dict);
     if (n < 0) return -1;
-    if (e->opts & JJ_OPT_SORT_KEYS) qsort(items, (size_t)n, sizeof(jj_item), jj_compare_items);
+    if (e->opts.sort_keys) qsort(items, (size_t)n, sizeof(jj_item), jj_compare_items);
     int rc = -1;
     if (n == 0) {
         rc = jj_writer_put(&e->w, "{}", 2);
@@ -164,10 +165,10 @@ int jj_enc_dict_keys(jj_orjson_enc *e, PyObject *dict, int depth, int ndefault) 
     if (jj_writer_put_byte(&e->w, '{')) goto done;
     for (Py_ssize_t i = 0; i < n; i++) {
         if (i && jj_writer_put_byte(&e->w, ',')) goto done;
-        if (jj_enc_newline(e, depth + 1) || jj_enc_str_fast(e, items[i].key) || jj_enc_colon(e)) goto done;
-        if (jj_enc_value(e, items[i].value, depth + 1, ndefault)) goto done;
+        if (jj_dumpb_newline(e, depth + 1) || jj_dumpb_str_fast(e, items[i].key) || jj_dumpb_colon(e)) goto done;
+        if (jj_dumpb_value(e, items[i].value, depth + 1, ndefault)) goto done;
     }
-    if (jj_enc_newline(e, depth)) goto done;
+    if (jj_dumpb_newline(e, depth)) goto done;
     rc = jj_writer_put_byte(&e->w, '}');
 done:
     jj_items_free(items, n);

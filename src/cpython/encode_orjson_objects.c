@@ -2,19 +2,20 @@
  * datetime/date/time/UUID/numpy (encode_native.h), enum members (their value),
  * subclasses of str/int/list/dict, dataclasses, and finally `default`. */
 #include "encode_orjson.h"
+#include "dumpb_messages.h"
 
-int jj_enc_subclass(jj_orjson_enc *e, PyObject *obj, int depth, int ndefault);
+int jj_dumpb_subclass(jj_dumpb_enc *e, PyObject *obj, int depth, int ndefault);
 
 /* ---- Fragment ---- */
 
-static int jj_enc_fragment(jj_orjson_enc *e, PyObject *obj) {
+static int jj_dumpb_fragment(jj_dumpb_enc *e, PyObject *obj) {
     PyObject *contents = ((jj_fragment *)obj)->contents;
     if (PyBytes_Check(contents))
         return jj_writer_put(&e->w, PyBytes_AS_STRING(contents), (size_t)PyBytes_GET_SIZE(contents));
-    if (!PyUnicode_Check(contents)) return jj_enc_fail(e, "jetjson.Fragment's content is not of type bytes or str");
+    if (!PyUnicode_Check(contents)) return jj_dumpb_fail(e, JJ_MSG_FRAGMENT);
     if (PyUnicode_IS_ASCII(contents))
         return jj_writer_put(&e->w, PyUnicode_DATA(contents), (size_t)PyUnicode_GET_LENGTH(contents));
-    if (jj_str_has_surrogate(contents)) return jj_enc_fail(e, "str is not valid UTF-8: surrogates not allowed");
+    if (jj_str_has_surrogate(contents)) return jj_dumpb_fail(e, JJ_MSG_SURROGATE);
     /* a new bytes object, not the str's UTF-8 cache */
     PyObject *utf8 = PyUnicode_AsUTF8String(contents);
     if (!utf8) return -1;
@@ -30,23 +31,23 @@ static int jj_starts_with_underscore(PyObject *name) {
 }
 
 /* One "key":value member of a dataclass object; *first tracks the commas. */
-static int jj_enc_member(jj_orjson_enc *e, PyObject *name, PyObject *value, int depth, int ndefault, int *first) {
+static int jj_dumpb_member(jj_dumpb_enc *e, PyObject *name, PyObject *value, int depth, int ndefault, int *first) {
     /* the first member's line break was written with the '{' */
-    if (!*first && (jj_writer_put_byte(&e->w, ',') || jj_enc_newline(e, depth + 1))) return -1;
+    if (!*first && (jj_writer_put_byte(&e->w, ',') || jj_dumpb_newline(e, depth + 1))) return -1;
     *first = 0;
-    if (jj_enc_str(e, name) || jj_enc_colon(e)) return -1;
-    return jj_enc_value(e, value, depth + 1, ndefault);
+    if (jj_dumpb_str(e, name) || jj_dumpb_colon(e)) return -1;
+    return jj_dumpb_value(e, value, depth + 1, ndefault);
 }
 
 /* The instance __dict__, in its order, without the names starting with '_'. */
-static int jj_enc_dataclass_dict(jj_orjson_enc *e, PyObject *attrs, int depth, int ndefault, int *first) {
+static int jj_dumpb_dataclass_dict(jj_dumpb_enc *e, PyObject *attrs, int depth, int ndefault, int *first) {
     Py_ssize_t pos = 0;
     PyObject *key, *value;
     while (PyDict_Next(attrs, &pos, &key, &value)) {
-        if (!PyUnicode_CheckExact(key)) return jj_enc_fail(e, "Dict key must be str");
+        if (!PyUnicode_CheckExact(key)) return jj_dumpb_fail(e, JJ_MSG_KEY_STR);
         if (jj_starts_with_underscore(key)) continue;
         Py_INCREF(value);
-        int rc = jj_enc_member(e, key, value, depth, ndefault, first);
+        int rc = jj_dumpb_member(e, key, value, depth, ndefault, first);
         Py_DECREF(value);
         if (rc) return -1;
     }
@@ -66,7 +67,7 @@ static PyObject *jj_field_marker(jj_state *st) {
 
 /* Classes without an instance __dict__ (or with __slots__): the real fields of
  * __dataclass_fields__, in definition order, read as attributes. */
-static int jj_enc_dataclass_fields(jj_orjson_enc *e, PyObject *obj, int depth, int ndefault, int *first) {
+static int jj_dumpb_dataclass_fields(jj_dumpb_enc *e, PyObject *obj, int depth, int ndefault, int *first) {
     PyObject *marker = jj_field_marker(e->st);
     if (!marker) return -1;
     PyObject *fields = PyObject_GetAttr(obj, e->st->str_dataclass_fields);
@@ -80,7 +81,7 @@ static int jj_enc_dataclass_fields(jj_orjson_enc *e, PyObject *obj, int depth, i
     PyObject *name, *field;
     while (PyDict_Next(fields, &pos, &name, &field)) {
         if (!PyUnicode_CheckExact(name)) {
-            jj_enc_fail(e, "Dict key must be str");
+            jj_dumpb_fail(e, JJ_MSG_KEY_STR);
             goto done;
         }
         if (jj_starts_with_underscore(name)) continue;
@@ -93,7 +94,7 @@ static int jj_enc_dataclass_fields(jj_orjson_enc *e, PyObject *obj, int depth, i
             Py_DECREF(name);
             continue;
         }
-        int failed = !value || jj_enc_member(e, name, value, depth, ndefault, first);
+        int failed = !value || jj_dumpb_member(e, name, value, depth, ndefault, first);
         Py_XDECREF(value);
         Py_DECREF(name);
         if (failed) goto done;
@@ -106,20 +107,20 @@ done:
 
 /* "{" and, under INDENT_2, the first member's line break: orjson writes it whenever
  * the class has members to look at, even if all of them start with '_' ("{\n  \n}"). */
-static int jj_dataclass_open(jj_orjson_enc *e, Py_ssize_t members, int depth) {
+static int jj_dataclass_open(jj_dumpb_enc *e, Py_ssize_t members, int depth) {
     if (members == 0) return jj_writer_put(&e->w, "{}", 2);
     if (jj_writer_put_byte(&e->w, '{')) return -1;
-    return jj_enc_newline(e, depth + 1);
+    return jj_dumpb_newline(e, depth + 1);
 }
 
-static int jj_dataclass_close(jj_orjson_enc *e, Py_ssize_t members, int depth) {
+static int jj_dataclass_close(jj_dumpb_enc *e, Py_ssize_t members, int depth) {
     if (members == 0) return 0;
-    if (jj_enc_newline(e, depth)) return -1;
+    if (jj_dumpb_newline(e, depth)) return -1;
     return jj_writer_put_byte(&e->w, '}');
 }
 
-static int jj_enc_dataclass(jj_orjson_enc *e, PyObject *obj, int depth, int ndefault) {
-    if (depth >= JJ_ENC_MAX_DEPTH) return jj_enc_fail(e, "Recursion limit reached");
+static int jj_dumpb_dataclass(jj_dumpb_enc *e, PyObject *obj, int depth, int ndefault) {
+    if (depth >= JJ_ENC_MAX_DEPTH) return jj_dumpb_fail(e, JJ_MSG_RECURSION);
     int first = 1, rc;
     PyObject *attrs = NULL;
     if (Py_TYPE(obj)->tp_dictoffset != 0 &&
@@ -132,7 +133,7 @@ static int jj_enc_dataclass(jj_orjson_enc *e, PyObject *obj, int depth, int ndef
     if (attrs) {
         Py_INCREF(attrs);
         members = PyDict_GET_SIZE(attrs);
-        rc = jj_dataclass_open(e, members, depth) || jj_enc_dataclass_dict(e, attrs, depth, ndefault, &first) ||
+        rc = jj_dataclass_open(e, members, depth) || jj_dumpb_dataclass_dict(e, attrs, depth, ndefault, &first) ||
              jj_dataclass_close(e, members, depth);
         Py_DECREF(attrs);
         Py_DECREF(attrs);
@@ -142,20 +143,20 @@ static int jj_enc_dataclass(jj_orjson_enc *e, PyObject *obj, int depth, int ndef
     if (!fields) return -1;
     members = PyDict_Check(fields) ? PyDict_GET_SIZE(fields) : 0;
     Py_DECREF(fields);
-    rc = jj_dataclass_open(e, members, depth) || jj_enc_dataclass_fields(e, obj, depth, ndefault, &first) ||
+    rc = jj_dataclass_open(e, members, depth) || jj_dumpb_dataclass_fields(e, obj, depth, ndefault, &first) ||
          jj_dataclass_close(e, members, depth);
     return rc ? -1 : 0;
 }
 
 /* ---- default ---- */
 
-static int jj_not_serializable(jj_orjson_enc *e, PyObject *obj) {
-    PyErr_Format(e->st->JSONEncodeError, "Type is not JSON serializable: %s", Py_TYPE(obj)->tp_name);
+static int jj_not_serializable(jj_dumpb_enc *e, PyObject *obj) {
+    PyErr_Format(e->st->JSONEncodeError, JJ_MSG_NOT_SERIALIZABLE, Py_TYPE(obj)->tp_name);
     return -1;
 }
 
 /* orjson's message, with what default raised as the cause. */
-static int jj_default_failed(jj_orjson_enc *e, PyObject *obj) {
+static int jj_default_failed(jj_dumpb_enc *e, PyObject *obj) {
 #if PY_VERSION_HEX >= 0x030C0000
     PyObject *cause = PyErr_GetRaisedException();
 #else
@@ -188,12 +189,12 @@ static int jj_default_failed(jj_orjson_enc *e, PyObject *obj) {
     return -1;
 }
 
-static int jj_enc_default(jj_orjson_enc *e, PyObject *obj, int depth, int ndefault) {
+static int jj_dumpb_default(jj_dumpb_enc *e, PyObject *obj, int depth, int ndefault) {
     if (!e->default_fn) return jj_not_serializable(e, obj);
-    if (ndefault >= JJ_ENC_MAX_DEFAULT) return jj_enc_fail(e, "default serializer exceeds recursion limit");
+    if (ndefault >= JJ_ENC_MAX_DEFAULT) return jj_dumpb_fail(e, JJ_MSG_DEFAULT_RECURSION);
     PyObject *result = PyObject_CallOneArg(e->default_fn, obj);
     if (!result) return jj_default_failed(e, obj);
-    int rc = jj_enc_value(e, result, depth, ndefault + 1);
+    int rc = jj_dumpb_value(e, result, depth, ndefault + 1);
     Py_DECREF(result);
     return rc;
 }
@@ -204,13 +205,17 @@ static int jj_is_dataclass(jj_state *st, PyTypeObject *type) {
     return type->tp_dict && PyDict_Contains(type->tp_dict, st->str_dataclass_fields) == 1;
 }
 
-static int jj_enc_native(jj_orjson_enc *e, PyObject *obj, jj_native_kind kind, int depth, int ndefault) {
+static int jj_dumpb_native(jj_dumpb_enc *e, PyObject *obj, jj_native_kind kind, int depth, int ndefault) {
     if (kind == JJ_NATIVE_NUMPY_ARRAY || kind == JJ_NATIVE_NUMPY_SCALAR) {
-        int rc = jj_native_write_numpy(e->st, &e->w, obj, kind, e->opts, depth);
-        return rc == 1 ? jj_enc_default(e, obj, depth, ndefault) : rc;
+        int rc = jj_native_write_numpy(e->st, &e->w, obj, kind, &e->opts, depth);
+        if (rc <= 0) return rc;
+        /* what orjson leaves to default, or refuses with its own message without one */
+        if (e->default_fn) return jj_dumpb_default(e, obj, depth, ndefault);
+        return jj_dumpb_fail(e, rc == JJ_NP_NOT_CONTIGUOUS ? JJ_MSG_NUMPY_NOT_CONTIGUOUS
+                                                         : JJ_MSG_NUMPY_DATATYPE);
     }
     char text[JJ_NATIVE_TEXT_MAX];
-    Py_ssize_t n = jj_native_text(e->st, obj, kind, e->opts, text);
+    Py_ssize_t n = jj_native_text(e->st, obj, kind, &e->opts, text);
     if (n < 0) return -1;
     if (jj_writer_reserve(&e->w, (size_t)n + 2)) return -1;
     e->w.pos[0] = '"';
@@ -220,31 +225,31 @@ static int jj_enc_native(jj_orjson_enc *e, PyObject *obj, jj_native_kind kind, i
     return 0;
 }
 
-static int jj_enc_other_held(jj_orjson_enc *e, PyObject *obj, int depth, int ndefault) {
+static int jj_dumpb_other_held(jj_dumpb_enc *e, PyObject *obj, int depth, int ndefault) {
     PyTypeObject *type = Py_TYPE(obj);
-    if (type == e->st->Fragment) return jj_enc_fragment(e, obj);
-    jj_native_kind kind = jj_native_classify(e->st, obj, e->opts);
-    if (kind != JJ_NATIVE_NONE) return jj_enc_native(e, obj, kind, depth, ndefault);
+    if (type == e->st->Fragment) return jj_dumpb_fragment(e, obj);
+    jj_native_kind kind = jj_native_classify(e->st, obj, &e->opts);
+    if (kind != JJ_NATIVE_NONE) return jj_dumpb_native(e, obj, kind, depth, ndefault);
     if (PyObject_TypeCheck((PyObject *)type, (PyTypeObject *)e->st->enum_meta)) {
         /* an enum whose value is (or makes) another member, forever: RecursionError */
         if (Py_EnterRecursiveCall(" while encoding an enum value")) return -1;
         PyObject *value = PyObject_GetAttr(obj, e->st->str_value);
-        int rc = value ? jj_enc_value(e, value, depth, ndefault) : -1;
+        int rc = value ? jj_dumpb_value(e, value, depth, ndefault) : -1;
         Py_XDECREF(value);
         Py_LeaveRecursiveCall();
         return rc;
     }
-    if (!(e->opts & JJ_OPT_PASSTHROUGH_SUBCLASS) &&
+    if (!e->opts.passthrough_subclass &&
         (PyUnicode_Check(obj) || PyLong_Check(obj) || PyList_Check(obj) || PyDict_Check(obj)))
-        return jj_enc_subclass(e, obj, depth, ndefault);
-    if (!(e->opts & JJ_OPT_PASSTHROUGH_DATACLASS) && jj_is_dataclass(e->st, type))
-        return jj_enc_dataclass(e, obj, depth, ndefault);
-    return jj_enc_default(e, obj, depth, ndefault);
+        return jj_dumpb_subclass(e, obj, depth, ndefault);
+    if (!e->opts.passthrough_dataclass && jj_is_dataclass(e->st, type))
+        return jj_dumpb_dataclass(e, obj, depth, ndefault);
+    return jj_dumpb_default(e, obj, depth, ndefault);
 }
 
-int jj_enc_other(jj_orjson_enc *e, PyObject *obj, int depth, int ndefault) {
+int jj_dumpb_other(jj_dumpb_enc *e, PyObject *obj, int depth, int ndefault) {
     Py_INCREF(obj);
-    int rc = jj_enc_other_held(e, obj, depth, ndefault);
+    int rc = jj_dumpb_other_held(e, obj, depth, ndefault);
     Py_DECREF(obj);
     return rc;
 }
@@ -269,7 +274,10 @@ int jj_dumpb_init(jj_state *st, PyObject *module) {
         {"OPT_PASSTHROUGH_DATACLASS", JJ_OPT_PASSTHROUGH_DATACLASS},
         {"OPT_PASSTHROUGH_DATETIME", JJ_OPT_PASSTHROUGH_DATETIME},
         {"OPT_PASSTHROUGH_SUBCLASS", JJ_OPT_PASSTHROUGH_SUBCLASS},
+        /* orjson keeps these two as 0: dataclasses and UUIDs are always serialized */
+        {"OPT_SERIALIZE_DATACLASS", 0},
         {"OPT_SERIALIZE_NUMPY", JJ_OPT_SERIALIZE_NUMPY},
+        {"OPT_SERIALIZE_UUID", 0},
         {"OPT_SORT_KEYS", JJ_OPT_SORT_KEYS},
         {"OPT_STRICT_INTEGER", JJ_OPT_STRICT_INTEGER},
         {"OPT_UTC_Z", JJ_OPT_UTC_Z},
@@ -277,9 +285,10 @@ int jj_dumpb_init(jj_state *st, PyObject *module) {
     for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
         if (PyModule_AddIntConstant(module, options[i].name, (long)options[i].value) < 0) return -1;
     }
-    st->JSONEncodeError = PyErr_NewExceptionWithDoc(
-        "jetjson.JSONEncodeError", "An object dumpb cannot serialize (orjson's messages).", PyExc_TypeError, NULL);
-    if (!st->JSONEncodeError) return -1;
+    /* TypeError itself, as orjson.JSONEncodeError is: `except JSONEncodeError` then
+     * catches every TypeError of a call (a failing default's too), as code written
+     * against orjson expects */
+    st->JSONEncodeError = Py_NewRef(PyExc_TypeError);
     if (PyModule_AddObjectRef(module, "JSONEncodeError", st->JSONEncodeError) < 0) return -1;
     if (jj_intern(&st->str_value, "value") || jj_intern(&st->str_dict, "__dict__") ||
         jj_intern(&st->str_slots, "__slots__") || jj_intern(&st->str_dataclass_fields, "__dataclass_fields__") ||

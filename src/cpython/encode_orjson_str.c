@@ -5,13 +5,13 @@
  * time and checked for '"', '\\' and control characters on the copy; the tail of a text
  * of 16 bytes or more is the last 16 bytes of the text, shifted down (jj_copy_tail16).
  * Other strs go to the engine's jj_escape_orjson. Long strs are written in pieces
- * (jj_enc_long_str). */
+ * (jj_dumpb_long_str). */
 #include "encode_orjson.h"
+#include "dumpb_messages.h"
 
-#include "escape.h"
+#include "jetjson_write.h"
 
 #if defined(__SSE2__)
-#include <emmintrin.h>
 #define JJ_BLOCK 16
 #else
 #define JJ_BLOCK 8
@@ -22,21 +22,12 @@ static inline uint32_t jj_copy_block(uint8_t *dst, const uint8_t *src) {
 #if defined(__SSE2__)
     __m128i v = _mm_loadu_si128((const __m128i *)(const void *)src);
     _mm_storeu_si128((__m128i *)(void *)dst, v);
-    /* bytes are ASCII, so signed compares work: < 0x20 is "below 0x20 and not negative" */
-    __m128i ctl = _mm_cmplt_epi8(v, _mm_set1_epi8(0x20));
-    __m128i quote = _mm_cmpeq_epi8(v, _mm_set1_epi8('"'));
-    __m128i bslash = _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'));
-    return (uint32_t)_mm_movemask_epi8(_mm_or_si128(ctl, _mm_or_si128(quote, bslash)));
+    return jj_escape_flags_m128(v, 0);
 #else
     uint64_t w;
     memcpy(&w, src, 8);
     memcpy(dst, &w, 8);
-    const uint64_t ones = UINT64_C(0x0101010101010101), highs = UINT64_C(0x8080808080808080);
-    uint64_t t = w & ~highs;
-    uint64_t ge_space = t + ones * (0x80 - 0x20);
-    uint64_t not_quote = (t ^ (ones * '"')) + ones * 0x7F;
-    uint64_t not_bslash = (t ^ (ones * '\\')) + ones * 0x7F;
-    uint64_t bad = ~(ge_space & not_quote & not_bslash) & highs;
+    uint64_t bad = jj_escape_flags7(w, 0);
     uint32_t mask = 0;
     for (int i = 0; i < 8; i++) {
         uint8_t byte;
@@ -55,23 +46,6 @@ static inline int jj_ctz(uint32_t m) {
     while (!(m & 1)) m >>= 1, k++;
     return k;
 #endif
-}
-
-/* Writes the escape of ASCII byte c (one that needs it) at o; returns the new end. */
-static inline uint8_t *jj_put_escape(uint8_t *o, uint8_t c) {
-    static const char hex[] = "0123456789abcdef";
-    uint8_t letter = jj_escape_letter[c];
-    o[0] = '\\';
-    if (letter != 'u') {
-        o[1] = letter;
-        return o + 2;
-    }
-    o[1] = 'u';
-    o[2] = '0';
-    o[3] = '0';
-    o[4] = (uint8_t)hex[c >> 4];
-    o[5] = (uint8_t)hex[c & 15];
-    return o + 6;
 }
 
 /* The escaped text of n ASCII bytes, without quotes; room for 6n + JJ_BLOCK bytes is
@@ -104,7 +78,7 @@ static size_t jj_write_ascii_body(const uint8_t *src, size_t n, uint8_t *out) {
             if (i == n) break;
         }
     special:
-        o = jj_put_escape(o, src[i]);
+        o = jj_write_escape_ascii(o, src[i]);
         i++;
     }
     return (size_t)(o - out);
@@ -117,7 +91,7 @@ static size_t jj_write_ascii_body(const uint8_t *src, size_t n, uint8_t *out) {
 /* A long str, piece by piece between the quotes. Non-ASCII pieces go through
  * jj_escape_orjson written one byte early, so its opening quote lands on the byte
  * before (restored after) and its closing quote is dropped. */
-static int jj_enc_long_str(jj_orjson_enc *e, const uint8_t *data, size_t n, int kind, int ascii) {
+static int jj_dumpb_long_str(jj_dumpb_enc *e, const uint8_t *data, size_t n, int kind, int ascii) {
     if (jj_writer_put_byte(&e->w, '"')) return -1;
     for (size_t i = 0; i < n;) {
         size_t m = n - i < JJ_STR_PIECE ? n - i : JJ_STR_PIECE;
@@ -127,7 +101,7 @@ static int jj_enc_long_str(jj_orjson_enc *e, const uint8_t *data, size_t n, int 
         } else {
             uint8_t saved = e->w.pos[-1];
             size_t len = jj_escape_orjson(data + i * (size_t)kind, m, kind, e->w.pos - 1);
-            if (len == JJ_ESCAPE_SURROGATE) return jj_enc_fail(e, "str is not valid UTF-8: surrogates not allowed");
+            if (len == JJ_ESCAPE_SURROGATE) return jj_dumpb_fail(e, JJ_MSG_SURROGATE);
             e->w.pos[-1] = saved;
             e->w.pos += len - 2;
         }
@@ -136,13 +110,13 @@ static int jj_enc_long_str(jj_orjson_enc *e, const uint8_t *data, size_t n, int 
     return jj_writer_put_byte(&e->w, '"');
 }
 
-int jj_enc_str(jj_orjson_enc *e, PyObject *s) {
+int jj_dumpb_str(jj_dumpb_enc *e, PyObject *s) {
 #if PY_VERSION_HEX < 0x030C0000
     if (!PyUnicode_IS_READY(s) && PyUnicode_READY(s) < 0) return -1;
 #endif
     size_t n = (size_t)PyUnicode_GET_LENGTH(s);
     if (n > JJ_STR_PIECE)
-        return jj_enc_long_str(e, (const uint8_t *)PyUnicode_DATA(s), n, PyUnicode_KIND(s), PyUnicode_IS_ASCII(s));
+        return jj_dumpb_long_str(e, (const uint8_t *)PyUnicode_DATA(s), n, PyUnicode_KIND(s), PyUnicode_IS_ASCII(s));
     if (jj_writer_reserve(&e->w, 6 * n + 2 + JJ_BLOCK)) return -1;
     if (PyUnicode_IS_ASCII(s)) {
         uint8_t *o = e->w.pos;
@@ -153,7 +127,7 @@ int jj_enc_str(jj_orjson_enc *e, PyObject *s) {
         return 0;
     }
     size_t len = jj_escape_orjson(PyUnicode_DATA(s), n, PyUnicode_KIND(s), e->w.pos);
-    if (len == JJ_ESCAPE_SURROGATE) return jj_enc_fail(e, "str is not valid UTF-8: surrogates not allowed");
+    if (len == JJ_ESCAPE_SURROGATE) return jj_dumpb_fail(e, JJ_MSG_SURROGATE);
     e->w.pos += len;
     return 0;
 }

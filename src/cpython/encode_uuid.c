@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "encode_native_internal.h"
+#include "jetjson_write.h"
 
 /* The 128-bit value of a non-negative int below 2^128, big-endian. */
 static int jj_uuid_bytes(PyObject *value, unsigned char out[16]) {
@@ -25,16 +26,7 @@ static int jj_uuid_bytes(PyObject *value, unsigned char out[16]) {
 #endif
 }
 
-/* Two lowercase hex digits of one byte, from a table of all 256 pairs. */
-#define JJ_HEX4(x) #x "0" #x "1" #x "2" #x "3" #x "4" #x "5" #x "6" #x "7" \
-                   #x "8" #x "9" #x "a" #x "b" #x "c" #x "d" #x "e" #x "f"
-static const char jj_hex_pairs[513] = JJ_HEX4(0) JJ_HEX4(1) JJ_HEX4(2) JJ_HEX4(3) JJ_HEX4(4) JJ_HEX4(5)
-    JJ_HEX4(6) JJ_HEX4(7) JJ_HEX4(8) JJ_HEX4(9) JJ_HEX4(a) JJ_HEX4(b) JJ_HEX4(c) JJ_HEX4(d) JJ_HEX4(e) JJ_HEX4(f);
-
-static inline char *jj_hex_byte(char *p, unsigned char b) {
-    memcpy(p, jj_hex_pairs + 2 * b, 2);
-    return p + 2;
-}
+static inline char *jj_hex_byte(char *p, unsigned char b) { return (char *)jj_write_hex2((uint8_t *)p, b); }
 
 Py_ssize_t jj_uuid_text(jj_state *st, PyObject *obj, char *out) {
     PyObject *value = PyObject_GetAttr(obj, st->native.str_int);

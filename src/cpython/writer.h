@@ -17,13 +17,13 @@
 #include <stdint.h>
 #include <string.h>
 
-typedef struct jj_writer {
-    uint8_t *pos;   /* next byte to write */
-    uint8_t *end;   /* end of the usable capacity */
-    uint8_t *start; /* first byte of the result */
-    PyObject *obj;  /* the bytes or str being filled; NULL after finish/abandon */
-    int is_str;     /* the result is a str (every byte written must be < 0x80) */
-} jj_writer;
+#include "jetjson_write.h"
+
+/* The engine's byte sink (jetjson_write.h), its bytes kept inside the result object:
+ * ctx is the bytes or str being filled (NULL after finish/abandon), and the resize
+ * callbacks resize that object in place (_PyBytes_Resize / PyUnicode_Resize). A failed
+ * resize sets the Python exception and drops the object. */
+typedef jj_sink jj_writer;
 
 /* Start a writer whose result is bytes (or an ASCII str) with room for `hint` bytes.
  * Return 0, or -1 with MemoryError set. */
@@ -38,15 +38,9 @@ int jj_writer_start_ascii(jj_writer *w, size_t hint);
  * the call returns. */
 size_t jj_writer_first_capacity(size_t last_len);
 
-/* Slow path of jj_writer_reserve: make room for n more bytes. */
-int jj_writer_grow(jj_writer *w, size_t n);
-
 /* Make room for n more bytes at w->pos. Return 0, or -1 with MemoryError set (the
  * writer must then still be abandoned). */
-static inline int jj_writer_reserve(jj_writer *w, size_t n) {
-    if ((size_t)(w->end - w->pos) >= n) return 0;
-    return jj_writer_grow(w, n);
-}
+static inline int jj_writer_reserve(jj_writer *w, size_t n) { return jj_sink_reserve(w, n); }
 
 /* jj_writer_reserve for loops that keep the position and the end in locals (*pos, *end):
  * kept in w, every byte stored (char typed, so it may alias them) made the compiler
@@ -55,26 +49,25 @@ static inline int jj_writer_reserve(jj_writer *w, size_t n) {
 static inline int jj_writer_reserve_local(jj_writer *w, uint8_t **pos, uint8_t **end, size_t n) {
     if ((size_t)(*end - *pos) >= n) return 0;
     w->pos = *pos;
-    if (jj_writer_grow(w, n)) return -1;
+    if (jj_sink_grow(w, n)) return -1;
     *pos = w->pos;
     *end = w->end;
     return 0;
 }
 
-static inline size_t jj_writer_len(const jj_writer *w) { return (size_t)(w->pos - w->start); }
+static inline size_t jj_writer_len(const jj_writer *w) { return jj_sink_len(w); }
+static inline int jj_writer_put(jj_writer *w, const void *bytes, size_t n) { return jj_sink_put(w, bytes, n); }
+static inline int jj_writer_put_byte(jj_writer *w, uint8_t c) { return jj_sink_put_byte(w, c); }
 
-static inline int jj_writer_put(jj_writer *w, const void *bytes, size_t n) {
-    if (jj_writer_reserve(w, n)) return -1;
-    memcpy(w->pos, bytes, n);
-    w->pos += n;
+/* A line break and `width` spaces (dumpb's and numpy's INDENT_2). */
+static inline int jj_writer_newline(jj_writer *w, size_t width) {
+    if (jj_sink_reserve(w, 1 + width)) return -1;
+    w->pos = jj_write_newline(w->pos, width, ' ');
     return 0;
 }
 
-static inline int jj_writer_put_byte(jj_writer *w, uint8_t c) {
-    if (jj_writer_reserve(w, 1)) return -1;
-    *w->pos++ = c;
-    return 0;
-}
+/* The object being filled (borrowed), NULL after finish/abandon or a failed resize. */
+static inline PyObject *jj_writer_obj(const jj_writer *w) { return (PyObject *)w->ctx; }
 
 /* The result, shrunk to what was written (new reference), or NULL with an exception. */
 PyObject *jj_writer_finish(jj_writer *w);

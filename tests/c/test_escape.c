@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "escape.h"
+#include "jetjson_write.h"
 #include "test_util.h"
 
 typedef size_t (*escape_fn)(const void *, size_t, int, uint8_t *);

@@ -1,7 +1,7 @@
 /* format_int.c against printf on the edges of every digit count and random values. */
 #include <inttypes.h>
 
-#include "format_int.h"
+#include "jetjson_write.h"
 #include "test_util.h"
 
 static uint64_t g_rng = 0x9e3779b97f4a7c15u;
