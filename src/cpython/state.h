@@ -83,13 +83,20 @@ PyObject *jj_get_many(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
 PyObject *jj_set_path(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 PyObject *jj_delete_path(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
-/* module.c: whether json.loads, called where our caller called us, would have the
+/* recursion.c: whether json.loads, called where our caller called us, would have the
  * recursion room for `depth` nested containers; meth_o: our entry point is METH_O (the
  * interpreter counts its call), else one whose call is not counted (loads). */
 int jj_recursion_room(size_t depth, int meth_o);
-/* module.c: how many nested containers json.loads could open, called where our caller
+/* recursion.c: how many nested containers json.loads could open, called where our caller
  * called us (meth_o as for jj_recursion_room). */
 size_t jj_recursion_budget(int meth_o);
+/* recursion.c, for loads: 1 when json.loads would have the recursion room for the parsed
+ * document; -1 with json's own RecursionError raised when it would not; 0 when json
+ * must decide. */
+int jj_depth_check(const jj_parser *p);
+/* Room for json's own recursion checks where the interpreter's counter is not readable:
+ * its frames above the scanner, plus a little. */
+#define JJ_RECURSION_MARGIN 8
 
 /* decode_error.c: raises what json raises for buf[0..len), which the engine refused with
  * `error`; `text` is the str json would see when the caller has it (else it is decoded

@@ -10,7 +10,7 @@
 
 #include <math.h>
 
-#include "dict_layout.h"
+#include "decode/dict_layout.h"
 #include "jetjson_write.h"
 
 int jj_dumpb_fail(jj_dumpb_enc *e, const char *msg) {
