@@ -7,16 +7,7 @@
 #include "dumpb_messages.h"
 #include "jetjson_write.h"
 
-/* datetime.h defines a static PyDateTimeAPI in every file that includes it; we never
- * use it (the types come from the module state), only the field accessor macros. */
-#if defined(__GNUC__) || defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-variable"
-#endif
-#include <datetime.h>
-#if defined(__GNUC__) || defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
+#include "datetime_api.h"
 
 /* v in [0, 99] as two digits */
 static inline char *jj_two(char *p, int v) { return (char *)jj_write_digits2((uint8_t *)p, (unsigned)v); }

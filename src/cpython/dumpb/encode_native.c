@@ -6,16 +6,7 @@
 
 #include "encode_native_internal.h"
 
-/* Python's datetime.h defines a static PyDateTimeAPI in every file that includes it; we
- * keep the capsule's contents in the module state instead and never use that global. */
-#if defined(__GNUC__) || defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-variable"
-#endif
-#include <datetime.h>
-#if defined(__GNUC__) || defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
+#include "datetime_api.h"
 
 /* The numpy scalar types orjson serializes, by their attribute names in numpy, in the
  * order of jj_np_scalar. */
