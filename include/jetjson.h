@@ -109,17 +109,20 @@ static inline size_t jj_tape_skip(const uint64_t *tape, size_t t) {
 
 /* ---- Parser ---------------------------------------------------------------------- */
 typedef struct jj_parser {
-    uint32_t *index;        /* stage 1: positions of structural characters */
-    size_t index_len, index_cap;
+    /* What a consumer reads after a parse (the tape's layout is above). */
     uint64_t *tape;         /* stage 2 output */
-    size_t tape_len, tape_cap;
+    size_t tape_len;
     uint8_t *strings;       /* unescaped strings */
-    size_t strings_len, strings_cap;
-    uint32_t *stack;        /* open containers during stage 2 (tape indexes) */
-    size_t stack_cap;
+    size_t strings_len;
     size_t max_depth;       /* deepest container nesting of the last document */
     jj_error error;
     size_t error_offset;    /* byte offset of the error in the input */
+    /* The engine's working buffers: not for consumers (use the calls below). */
+    uint32_t *index;        /* stage 1: positions of structural characters */
+    size_t index_len, index_cap;
+    size_t tape_cap, strings_cap;
+    uint32_t *stack;        /* open containers during stage 2 (tape indexes) */
+    size_t stack_cap;
 } jj_parser;
 
 void jj_parser_init(jj_parser *p);
@@ -153,6 +156,10 @@ void jj_doc_free(jj_doc *doc);
 /* The same move into another parser, whose own tape and strings are freed first: for a
  * holder that finishes a lazy tape later (jj_lazy_finish takes a parser). */
 void jj_parser_take_document(jj_parser *to, jj_parser *from);
+/* Hands `from`'s tape and string buffers back to `to` where `to` has none and they hold
+ * at most max_bytes each (a kept document returning its memory to a thread's parser, so
+ * that the next parse writes to pages already mapped); frees nothing. */
+void jj_parser_recycle(jj_parser *to, jj_parser *from, size_t max_bytes);
 
 /* ---- Many documents in one buffer --------------------------------------------------
  * NDJSON, JSON Lines and concatenated JSON: jj_many_start indexes the whole buffer once

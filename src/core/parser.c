@@ -126,6 +126,23 @@ void jj_parser_take_document(jj_parser *to, jj_parser *from) {
     }
 }
 
+void jj_parser_recycle(jj_parser *to, jj_parser *from, size_t max_bytes) {
+    if (!to->tape && from->tape && from->tape_cap <= max_bytes / sizeof *from->tape) {
+        to->tape = from->tape;
+        to->tape_cap = from->tape_cap;
+        to->tape_len = 0;
+        from->tape = NULL;
+        from->tape_len = from->tape_cap = 0;
+    }
+    if (!to->strings && from->strings && from->strings_cap <= max_bytes) {
+        to->strings = from->strings;
+        to->strings_cap = from->strings_cap;
+        to->strings_len = 0;
+        from->strings = NULL;
+        from->strings_len = from->strings_cap = 0;
+    }
+}
+
 void jj_doc_take(jj_parser *p, jj_doc *doc, const uint8_t *input, size_t len) {
     jj_parser holder;
     jj_parser_init(&holder);

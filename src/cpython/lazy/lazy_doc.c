@@ -237,18 +237,8 @@ static void jj_doc_dealloc(PyObject *self) {
      * faulting in new pages. Only empty slots are filled, and nothing of the parser is
      * freed here, because this may run (from the GC) while a parse uses the parser. */
     jj_thread_parser *tp = jj_thread_parser_get();
-    if (tp && !tp->parser.tape && d->tape.tape_cap * sizeof *d->tape.tape <= JJ_RECYCLE_MAX) {
-        tp->parser.tape = d->tape.tape;
-        tp->parser.tape_cap = d->tape.tape_cap;
-        d->tape.tape = NULL;
-    }
-    if (tp && !tp->parser.strings && d->tape.strings_cap <= JJ_RECYCLE_MAX) {
-        tp->parser.strings = d->tape.strings;
-        tp->parser.strings_cap = d->tape.strings_cap;
-        d->tape.strings = NULL;
-    }
-    free(d->tape.tape);
-    free(d->tape.strings);
+    if (tp) jj_parser_recycle(&tp->parser, &d->tape, JJ_RECYCLE_MAX);
+    jj_parser_free(&d->tape);
     for (size_t i = 0; d->tables && i <= d->tables_mask; i++) PyMem_Free(d->tables[i].slots);
     PyMem_Free(d->tables);
     PyObject_GC_Del(self);
