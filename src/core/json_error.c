@@ -291,13 +291,33 @@ size_t jj_utf8_chars(const uint8_t *buf, size_t len) {
 }
 
 jj_text_position jj_text_position_of(const uint8_t *buf, size_t offset) {
-    jj_text_position at = {jj_utf8_chars(buf, offset), 1, 0};
-    size_t last_newline = SIZE_MAX;
-    for (const uint8_t *p = buf, *end = buf + offset; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++) {
-        at.line++;
-        last_newline = (size_t)(p - buf);
+    /* one pass, eight bytes at a time: characters (bytes that are not 10xxxxxx), lines
+     * (a byte equal to '\n': zero after the XOR, found without carries between bytes)
+     * and the last newline; the column is then counted on that last line alone */
+    const uint64_t high = UINT64_C(0x8080808080808080), low7 = UINT64_C(0x7f7f7f7f7f7f7f7f);
+    const uint64_t ones = UINT64_C(0x0101010101010101);
+    size_t continuations = 0, lines = 0, last_newline = SIZE_MAX, i = 0;
+    for (; i + 8 <= offset; i += 8) {
+        uint64_t w;
+        memcpy(&w, buf + i, 8);
+        continuations += (size_t)((((w & ~(w << 1) & high) >> 7) * ones) >> 56);
+        uint64_t t = w ^ (ones * '\n');
+        uint64_t newline = ~(((t & low7) + low7) | t | low7);
+        if (newline) {
+            lines += (size_t)(((newline >> 7) * ones) >> 56);
+            last_newline = i + (size_t)(63 - __builtin_clzll(newline)) / 8;
+        }
     }
+    for (; i < offset; i++) {
+        continuations += (buf[i] & 0xc0) == 0x80;
+        if (buf[i] == '\n') {
+            lines++;
+            last_newline = i;
+        }
+    }
+    jj_text_position at = {offset - continuations, lines + 1, 0};
     /* json: colno = pos - doc.rfind('\n', 0, pos), where rfind gives -1 for none */
-    at.column = last_newline == SIZE_MAX ? at.chars + 1 : at.chars - jj_utf8_chars(buf, last_newline);
+    at.column = last_newline == SIZE_MAX ? at.chars + 1
+                                         : jj_utf8_chars(buf + last_newline, offset - last_newline);
     return at;
 }

@@ -3,7 +3,8 @@
  * message, doc, pos, lineno and colno, at a fraction of json's time. */
 #include "state.h"
 
-PyObject *jj_decode_error_new(jj_state *st, const char *msg, PyObject *doc, const uint8_t *buf, size_t offset) {
+PyObject *jj_decode_error_new(jj_state *st, const char *msg, PyObject *doc, PyObject *utf8, const uint8_t *buf,
+                              size_t offset) {
     /* what JSONDecodeError.__init__ would store, with the line counted on the bytes
      * rather than by str.count over the decoded text */
     jj_text_position at = jj_text_position_of(buf, offset);
@@ -13,10 +14,11 @@ PyObject *jj_decode_error_new(jj_state *st, const char *msg, PyObject *doc, cons
     PyTypeObject *type = (PyTypeObject *)st->JSONDecodeError;
     if (args) exc = type->tp_new(type, args, NULL);
     if (exc) {
-        const char *names[] = {"msg", "doc", "pos", "lineno", "colno"};
+        /* doc is decoded when first read (the property made by jj_decode_error_add_doc) */
+        const char *names[] = {"msg", doc ? "doc" : "_jj_utf8", "pos", "lineno", "colno"};
         for (int k = 0; k < 5; k++) {
             value = k == 0 ? PyUnicode_FromString(msg)
-                  : k == 1 ? Py_NewRef(doc)
+                  : k == 1 ? Py_NewRef(doc ? doc : utf8)
                   : PyLong_FromSize_t(k == 2 ? at.chars : k == 3 ? at.line : at.column);
             if (!value || PyObject_SetAttrString(exc, names[k], value) < 0) {
                 Py_CLEAR(exc);
@@ -31,8 +33,58 @@ PyObject *jj_decode_error_new(jj_state *st, const char *msg, PyObject *doc, cons
     return exc;
 }
 
-static void jj_raise_decode_error(jj_state *st, const char *msg, PyObject *doc, const uint8_t *buf, size_t offset) {
-    PyObject *exc = jj_decode_error_new(st, msg, doc, buf, offset);
+/* jetjson.JSONDecodeError.doc: the decoded text, made from the UTF-8 bytes kept by
+ * jj_decode_error_new when first read (a large document's error is raised without
+ * decoding it). Setting doc (json's __init__ does) stores it as given. */
+static PyObject *jj_doc_get(PyObject *unused, PyObject *exc) {
+    (void)unused;
+    PyObject *dict = PyObject_GenericGetDict(exc, NULL);
+    if (!dict) return NULL;
+    PyObject *doc = PyDict_GetItemString(dict, "_jj_doc"); /* borrowed */
+    if (doc) {
+        Py_INCREF(doc);
+    } else {
+        PyObject *utf8 = PyDict_GetItemString(dict, "_jj_utf8");
+        if (!utf8) {
+            PyErr_SetString(PyExc_AttributeError, "doc");
+        } else if ((doc = PyUnicode_DecodeUTF8(PyBytes_AS_STRING(utf8), PyBytes_GET_SIZE(utf8), "surrogatepass")) &&
+                   (PyDict_SetItemString(dict, "_jj_doc", doc) < 0 || PyDict_DelItemString(dict, "_jj_utf8") < 0)) {
+            Py_CLEAR(doc);
+        }
+    }
+    Py_DECREF(dict);
+    return doc;
+}
+
+static PyObject *jj_doc_set(PyObject *unused, PyObject *args) {
+    (void)unused;
+    PyObject *exc, *doc;
+    if (!PyArg_UnpackTuple(args, "doc", 2, 2, &exc, &doc)) return NULL;
+    PyObject *dict = PyObject_GenericGetDict(exc, NULL);
+    if (!dict) return NULL;
+    int rc = PyDict_SetItemString(dict, "_jj_doc", doc);
+    if (rc == 0 && PyDict_GetItemString(dict, "_jj_utf8")) rc = PyDict_DelItemString(dict, "_jj_utf8");
+    Py_DECREF(dict);
+    return rc < 0 ? NULL : Py_NewRef(Py_None);
+}
+
+static PyMethodDef jj_doc_get_def = {"doc", jj_doc_get, METH_O, NULL};
+static PyMethodDef jj_doc_set_def = {"doc", jj_doc_set, METH_VARARGS, NULL};
+
+int jj_decode_error_add_doc(PyObject *type) {
+    PyObject *get = PyCFunction_New(&jj_doc_get_def, NULL);
+    PyObject *set = get ? PyCFunction_New(&jj_doc_set_def, NULL) : NULL;
+    PyObject *prop = set ? PyObject_CallFunctionObjArgs((PyObject *)&PyProperty_Type, get, set, NULL) : NULL;
+    int rc = prop ? PyObject_SetAttrString(type, "doc", prop) : -1;
+    Py_XDECREF(prop);
+    Py_XDECREF(set);
+    Py_XDECREF(get);
+    return rc;
+}
+
+static void jj_raise_decode_error(jj_state *st, const char *msg, PyObject *doc, PyObject *utf8, const uint8_t *buf,
+                                  size_t offset) {
+    PyObject *exc = jj_decode_error_new(st, msg, doc, utf8, buf, offset);
     if (exc) {
         PyErr_SetObject(st->JSONDecodeError, exc);
         Py_DECREF(exc);
@@ -103,20 +155,28 @@ int jj_json_would_accept(const uint8_t *buf, size_t len) {
     return v.error == JJ_JSON_ACCEPTED;
 }
 
-int jj_raise_refusal(jj_state *st, const uint8_t *buf, size_t len, PyObject *text, int from_str, jj_error error) {
+int jj_raise_refusal(jj_state *st, const uint8_t *buf, size_t len, PyObject *text, int from_str, PyObject *raw,
+                     jj_error error) {
     if (error == JJ_ERR_NOMEM) {
         PyErr_NoMemory();
         return -1;
     }
     if (error == JJ_ERR_TOO_LARGE) return 1;
-    /* json decodes first: invalid UTF-8 is its UnicodeDecodeError, word for word */
-    PyObject *doc = text ? Py_NewRef(text) : PyUnicode_DecodeUTF8((const char *)buf, (Py_ssize_t)len, "surrogatepass");
-    if (!doc) return -1;
-    int rc = -1;
-    if (from_str && PyUnicode_GET_LENGTH(doc) > 0 && PyUnicode_READ_CHAR(doc, 0) == 0xfeff) {
-        jj_raise_decode_error(st, "Unexpected UTF-8 BOM (decode using utf-8-sig)", doc, buf, 0);
-        goto done;
+    if (error == JJ_ERR_UTF8) { /* json decodes first: its UnicodeDecodeError, word for word */
+        PyObject *doc = PyUnicode_DecodeUTF8((const char *)buf, (Py_ssize_t)len, "surrogatepass");
+        if (!doc) return -1;
+        Py_DECREF(doc); /* (valid after all: the engine's refusal is explained below) */
     }
+    if (from_str && text && PyUnicode_GET_LENGTH(text) > 0 && PyUnicode_READ_CHAR(text, 0) == 0xfeff) {
+        jj_raise_decode_error(st, "Unexpected UTF-8 BOM (decode using utf-8-sig)", text, NULL, buf, 0);
+        return -1;
+    }
+    /* any other refusal leaves the input valid UTF-8 (stage 1 checked it all): the
+     * exception keeps the bytes (the caller's bytes object, else a copy) and decodes
+     * its doc when read */
+    PyObject *utf8 = text ? NULL : raw ? Py_NewRef(raw) : PyBytes_FromStringAndSize((const char *)buf, (Py_ssize_t)len);
+    if (!text && !utf8) return -1;
+    int rc = -1;
     jj_json_rules rules = jj_rules_here(0);
     jj_json_verdict v = jj_json_explain(buf, len, &rules);
     switch (v.error) {
@@ -124,17 +184,17 @@ int jj_raise_refusal(jj_state *st, const uint8_t *buf, size_t len, PyObject *tex
     case JJ_JSON_NOMEM: PyErr_NoMemory(); break;
     case JJ_JSON_TOO_DEEP: jj_raise_too_deep(v.in_object); break;
     case JJ_JSON_INT_TOO_LONG: jj_raise_int_too_long(buf + v.offset, v.length); break;
-    default: jj_raise_decode_error(st, jj_json_message(v.error), doc, buf, v.offset); break;
+    default: jj_raise_decode_error(st, jj_json_message(v.error), text, utf8, buf, v.offset); break;
     }
-done:
-    Py_DECREF(doc);
+    Py_XDECREF(utf8);
     return rc;
 }
 
 PyObject *jj_refused(jj_state *st, const uint8_t *buf, size_t len, PyObject *source, PyObject *text,
                      jj_error error) {
     int from_str = source && PyUnicode_Check(source);
-    int rc = jj_raise_refusal(st, buf, len, text ? text : from_str ? source : NULL, from_str, error);
+    PyObject *raw = source && PyBytes_Check(source) && !text ? source : NULL;
+    int rc = jj_raise_refusal(st, buf, len, text ? text : from_str ? source : NULL, from_str, raw, error);
     if (rc < 0) {
         st->fallback_errors++;
         return NULL;

@@ -55,11 +55,33 @@ static int jj_input_from_str(PyObject *s, jj_thread_parser *tp, jj_input *in) {
             }
         }
     } else if (kind == PyUnicode_2BYTE_KIND) {
+        /* JSON text is mostly ASCII even in a wide str: four units at a time while so */
         const Py_UCS2 *src = data;
-        for (Py_ssize_t i = 0; i < n; i++) d = jj_put_utf8(d, src[i]);
+        Py_ssize_t i = 0;
+        while (i < n) {
+            uint64_t w;
+            if (i + 4 <= n && (memcpy(&w, src + i, 8), (w & UINT64_C(0xff80ff80ff80ff80)) == 0)) {
+                d[0] = (uint8_t)src[i], d[1] = (uint8_t)src[i + 1], d[2] = (uint8_t)src[i + 2], d[3] = (uint8_t)src[i + 3];
+                d += 4;
+                i += 4;
+            } else {
+                d = jj_put_utf8(d, src[i++]);
+            }
+        }
     } else {
         const Py_UCS4 *src = data;
-        for (Py_ssize_t i = 0; i < n; i++) d = jj_put_utf8(d, src[i]);
+        Py_ssize_t i = 0;
+        while (i < n) {
+            uint64_t a, b;
+            if (i + 4 <= n && (memcpy(&a, src + i, 8), memcpy(&b, src + i + 2, 8),
+                               ((a | b) & UINT64_C(0xffffff80ffffff80)) == 0)) {
+                d[0] = (uint8_t)src[i], d[1] = (uint8_t)src[i + 1], d[2] = (uint8_t)src[i + 2], d[3] = (uint8_t)src[i + 3];
+                d += 4;
+                i += 4;
+            } else {
+                d = jj_put_utf8(d, src[i++]);
+            }
+        }
     }
     in->buf = tp->scratch;
     in->len = (size_t)(d - tp->scratch);

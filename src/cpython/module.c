@@ -290,7 +290,7 @@ static int jj_exec(PyObject *module) {
         "jetjson.JSONDecodeError",
         "Invalid JSON: a json.JSONDecodeError with the same msg, doc, pos, lineno and colno.",
         st->json_decode_error, NULL);
-    if (!st->JSONDecodeError) return -1;
+    if (!st->JSONDecodeError || jj_decode_error_add_doc(st->JSONDecodeError) < 0) return -1;
     if (PyModule_AddObjectRef(module, "JSONDecodeError", st->JSONDecodeError) < 0) return -1;
     if (jj_lazy_add_types(module, st) < 0) return -1;
     if (jj_native_init(st) < 0 || jj_dumpb_init(st, module) < 0) return -1;

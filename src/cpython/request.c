@@ -85,7 +85,8 @@ jj_error jj_request_validate(jj_request *r, jj_valid_facts *facts) {
 }
 
 int jj_request_raise(jj_request *r, jj_error err) {
-    return jj_raise_refusal(r->st, r->in.buf, r->in.len, r->text, r->source && PyUnicode_Check(r->source), err);
+    PyObject *raw = r->source && PyBytes_Check(r->source) && !r->text ? r->source : NULL;
+    return jj_raise_refusal(r->st, r->in.buf, r->in.len, r->text, r->source && PyUnicode_Check(r->source), raw, err);
 }
 
 PyObject *jj_request_refused(jj_request *r, jj_error err) {

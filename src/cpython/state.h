@@ -99,14 +99,19 @@ int jj_depth_check(const jj_parser *p);
 #define JJ_RECURSION_MARGIN 8
 
 /* decode_error.c: raises what json raises for buf[0..len), which the engine refused with
- * `error`; `text` is the str json would see when the caller has it (else it is decoded
- * from buf), `from_str` whether the caller's input was that str (json refuses a BOM at
- * the start of a str only). -1 with the exception set, or 1 (nothing raised) when json
- * would accept the text after all (an input of 4 GiB or more). */
-int jj_raise_refusal(jj_state *st, const uint8_t *buf, size_t len, PyObject *text, int from_str, jj_error error);
+ * `error`; `text` is the str json would see when the caller has it, `from_str` whether
+ * the caller's input was that str (json refuses a BOM at the start of a str only), `raw`
+ * a bytes object holding exactly buf when there is one (else the exception copies the
+ * bytes: its doc is decoded when read). -1 with the exception set, or 1 (nothing raised)
+ * when json would accept the text after all (an input of 4 GiB or more). */
+int jj_raise_refusal(jj_state *st, const uint8_t *buf, size_t len, PyObject *text, int from_str, PyObject *raw,
+                     jj_error error);
 /* A jetjson.JSONDecodeError as json makes it for `msg` at byte `offset` of the UTF-8 text
- * buf, whose decoded str is doc. */
-PyObject *jj_decode_error_new(jj_state *st, const char *msg, PyObject *doc, const uint8_t *buf, size_t offset);
+ * buf: its doc is `doc`, or the bytes object `utf8` decoded when first read. */
+PyObject *jj_decode_error_new(jj_state *st, const char *msg, PyObject *doc, PyObject *utf8, const uint8_t *buf,
+                              size_t offset);
+/* Gives jetjson.JSONDecodeError its doc property (module exec). */
+int jj_decode_error_add_doc(PyObject *type);
 /* Whether json would take valid UTF-8 text here (its recursion room, its int digits
  * limit): 1 or 0, -1 with an exception. */
 int jj_json_would_accept(const uint8_t *buf, size_t len);

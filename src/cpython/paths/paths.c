@@ -333,7 +333,8 @@ static PyObject *jj_value_text(jj_state *st, jj_thread_parser *tp, PyObject *val
     const uint8_t *b = (const uint8_t *)PyBytes_AS_STRING(bytes);
     size_t n = (size_t)PyBytes_GET_SIZE(bytes);
     if (jj_parse(&tp->parser, b, n) != JJ_OK) {
-        if (jj_raise_refusal(st, b, n, PyUnicode_Check(value) ? value : NULL, PyUnicode_Check(value), tp->parser.error) > 0)
+        if (jj_raise_refusal(st, b, n, PyUnicode_Check(value) ? value : NULL, PyUnicode_Check(value), bytes,
+                             tp->parser.error) > 0)
             jj_raise_like_json(st, value, 1);
         Py_DECREF(bytes);
         return NULL;

@@ -66,7 +66,7 @@ static void jj_raise_unterminated(jj_request *r, size_t quote) {
     PyObject *doc = r->text ? Py_NewRef(r->text)
                             : PyUnicode_DecodeUTF8((const char *)r->in.buf, (Py_ssize_t)r->in.len, "surrogatepass");
     if (!doc) return; /* invalid UTF-8: json.loads would say so too (UnicodeDecodeError) */
-    PyObject *exc = jj_decode_error_new(r->st, "Unterminated string starting at", doc, r->in.buf, quote);
+    PyObject *exc = jj_decode_error_new(r->st, "Unterminated string starting at", doc, NULL, r->in.buf, quote);
     if (exc) {
         PyErr_SetObject(r->st->JSONDecodeError, exc);
         Py_DECREF(exc);
