@@ -24,6 +24,7 @@ from conftest import (
     hyp_settings,
     json_oracle,
     read_bytes,
+    traced_growth,
 )
 
 STATS = jetjson._jetjson._stats
@@ -167,3 +168,43 @@ def test_decode_error_pickles_like_json():
     again = pickle.loads(pickle.dumps(exc))
     assert (again.msg, again.doc, again.pos, again.lineno, again.colno) == \
         (exc.msg, exc.doc, exc.pos, exc.lineno, exc.colno)
+
+
+def test_doc_is_the_text_whenever_read():
+    data = b'{"a": [1, 2, 3 4]}'
+    with pytest.raises(jetjson.JSONDecodeError) as info:
+        jetjson.loads(data)
+    exc = info.value
+    assert exc.doc == data.decode() and exc.doc is exc.doc  # decoded once, then kept
+    exc.doc = "replaced"
+    assert exc.doc == "replaced"
+    made = jetjson.JSONDecodeError("Expecting value", "[x]", 1)  # json's own __init__
+    assert (made.doc, made.pos, made.lineno, made.colno) == ("[x]", 1, 1, 2)
+    # from a bytearray, the text is the buffer's at the time of the call
+    buf = bytearray(b"[1, 2,, 3]")
+    with pytest.raises(jetjson.JSONDecodeError) as info:
+        jetjson.loads(buf)
+    buf[:] = b"xxxxxxxxxx"
+    assert info.value.doc == "[1, 2,, 3]"
+
+
+def test_raising_does_not_leak():
+    inputs = [b'[1, 2,, 3]', '{"a": "\\u12"}', bytearray(b'[1] x'), b'"\xe9\xff"', b"[" * 5 + b"1"]
+
+    def raise_all():
+        for data in inputs:
+            for fn in (jetjson.loads, jetjson.parse, jetjson.valid, lambda d: jetjson.get(d, "/0")):
+                try:
+                    fn(data)
+                except ValueError as e:
+                    getattr(e, "doc", None)
+    growth = traced_growth(raise_all)
+    assert growth < 20_000, f"{growth} bytes kept by 200 rounds of errors"
+    data = b'[1, 2,, 3]'
+    before = sys.getrefcount(data)
+    for _ in range(100):
+        try:
+            jetjson.loads(data)
+        except jetjson.JSONDecodeError:
+            pass
+    assert sys.getrefcount(data) == before

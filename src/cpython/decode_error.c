@@ -45,7 +45,7 @@ static PyObject *jj_doc_get(PyObject *unused, PyObject *exc) {
         Py_INCREF(doc);
     } else {
         PyObject *utf8 = PyDict_GetItemString(dict, "_jj_utf8");
-        if (!utf8) {
+        if (!utf8 || !PyBytes_Check(utf8)) {
             PyErr_SetString(PyExc_AttributeError, "doc");
         } else if ((doc = PyUnicode_DecodeUTF8(PyBytes_AS_STRING(utf8), PyBytes_GET_SIZE(utf8), "surrogatepass")) &&
                    (PyDict_SetItemString(dict, "_jj_doc", doc) < 0 || PyDict_DelItemString(dict, "_jj_utf8") < 0)) {
