@@ -184,7 +184,8 @@ static PyObject *jj_dict_view_repr(PyObject *self) {
     return PyUnicode_FromFormat("<jetjson.Object.%s %zd>", name, jj_dict_view_len(self));
 }
 
-static PyType_Slot jj_keys_slots[] = {
+/* keys and items views are set-like, as a dict's are: one slot table for both */
+static PyType_Slot jj_set_like_slots[] = {
     {Py_tp_dealloc, jj_dict_view_dealloc},   {Py_tp_repr, jj_dict_view_repr},
     {Py_nb_and, jj_view_and},                {Py_nb_or, jj_view_or},
     {Py_nb_subtract, jj_view_sub},           {Py_nb_xor, jj_view_xor},
@@ -199,17 +200,8 @@ static PyType_Slot jj_values_slots[] = {
     {Py_tp_iter, jj_dict_view_iter},         {Py_sq_length, jj_dict_view_len},
     {Py_sq_contains, jj_dict_view_contains}, {0, NULL},
 };
-static PyType_Slot jj_items_slots[] = {
-    {Py_tp_dealloc, jj_dict_view_dealloc},   {Py_tp_repr, jj_dict_view_repr},
-    {Py_nb_and, jj_view_and},                {Py_nb_or, jj_view_or},
-    {Py_nb_subtract, jj_view_sub},           {Py_nb_xor, jj_view_xor},
-    {Py_tp_methods, jj_set_view_methods},
-    {Py_tp_iter, jj_dict_view_iter},         {Py_sq_length, jj_dict_view_len},
-    {Py_sq_contains, jj_dict_view_contains}, {Py_tp_richcompare, jj_dict_view_richcompare},
-    {0, NULL},
-};
 
 #define JJ_DICT_VIEW_FLAGS (Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION | Py_TPFLAGS_IMMUTABLETYPE)
-PyType_Spec jj_keys_spec = {"jetjson._jetjson.ObjectKeys", sizeof(jj_view), 0, JJ_DICT_VIEW_FLAGS, jj_keys_slots};
+PyType_Spec jj_keys_spec = {"jetjson._jetjson.ObjectKeys", sizeof(jj_view), 0, JJ_DICT_VIEW_FLAGS, jj_set_like_slots};
 PyType_Spec jj_values_spec = {"jetjson._jetjson.ObjectValues", sizeof(jj_view), 0, JJ_DICT_VIEW_FLAGS, jj_values_slots};
-PyType_Spec jj_items_spec = {"jetjson._jetjson.ObjectItems", sizeof(jj_view), 0, JJ_DICT_VIEW_FLAGS, jj_items_slots};
+PyType_Spec jj_items_spec = {"jetjson._jetjson.ObjectItems", sizeof(jj_view), 0, JJ_DICT_VIEW_FLAGS, jj_set_like_slots};
