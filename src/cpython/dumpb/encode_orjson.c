@@ -358,7 +358,7 @@ static JJ_ALWAYS_INLINE int jj_dumpb_str_table(jj_dumpb_enc *e, PyObject *dict, 
                 size_t vn;
                 if (jj_inline_ascii(value, &vn)) {
                     if (jj_writer_reserve_local(&e->w, &pos, &end, vn + 18)) return -1;
-                    uint8_t *after = jj_put_ascii_literal(pos, value, vn);
+                    uint8_t *after = jj_put_ascii_literal(pos, value, vn, 1);
                     if (after) {
                         pos = after;
                         continue;
