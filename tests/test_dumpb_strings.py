@@ -81,3 +81,14 @@ def test_str_runs_in_lists_and_tuples(seed):
         same(obj, option=orjson.OPT_APPEND_NEWLINE)
         # with a default that sees the subclass only when asked to pass it through
         same(obj, option=orjson.OPT_PASSTHROUGH_SUBCLASS, default=str)
+
+
+@pytest.mark.parametrize("run", ["Юрий", "ΑΒΓ", "\u0080\u07ff", "שלום"])
+@pytest.mark.parametrize("after", ["", " x", "\n", '"', "\u0800", "日本", "\U0001f600", "\ud800",
+                                   "\u0080", "\u007f", "ab\u00e9"])
+def test_two_byte_runs_in_ucs2_strs(run, after):
+    # a run of two-byte characters in a UCS-2 str, then each kind of unit that ends it
+    # (or the end of the text); the surrogate is orjson's error
+    for s in (run + after, after + run, run * 9 + after + run, "ŋ" + after):
+        same(s)
+        same({"k": s, "l": [s, s]})

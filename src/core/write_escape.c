@@ -148,6 +148,19 @@ JJ_INLINE size_t jj_escape_body(const void *units, size_t n, int kind, int style
             } else {
                 o = jj_write_u_escape(o, c);
             }
+        } else if (kind == 2 && c < 0x800) {
+            /* a run of two-byte characters (Cyrillic, Greek, Hebrew, Arabic), in a loop
+             * of its own: through the general one each unit was tested again for ASCII,
+             * surrogates and its UTF-8 length (random.json's names) */
+            for (;;) {
+                o[0] = (uint8_t)(0xC0 | (c >> 6));
+                o[1] = (uint8_t)(0x80 | (c & 0x3F));
+                o += 2;
+                if (i == n) break;
+                c = jj_load_unit(p, i, 2);
+                if (c - 0x80u >= 0x800u - 0x80u) break; /* left for the general loop */
+                i++;
+            }
         } else {
             if (style == JJ_STYLE_ORJSON && kind != 1 && (c & 0xFFFFF800u) == 0xD800u)
                 return JJ_ESCAPE_SURROGATE;
