@@ -13,20 +13,24 @@ PyObject *jj_decode_error_new(jj_state *st, const char *msg, PyObject *doc, PyOb
     if (text) args = PyTuple_Pack(1, text);
     PyTypeObject *type = (PyTypeObject *)st->JSONDecodeError;
     if (args) exc = type->tp_new(type, args, NULL);
+    /* the instance dict is filled directly: doc goes where the doc property keeps it
+     * (jj_decode_error_add_doc), as the decoded text or as the bytes to decode when read */
+    PyObject *dict = exc ? PyObject_GenericGetDict(exc, NULL) : NULL;
+    if (!dict) Py_CLEAR(exc);
     if (exc) {
-        /* doc is decoded when first read (the property made by jj_decode_error_add_doc) */
-        const char *names[] = {"msg", doc ? "doc" : "_jj_utf8", "pos", "lineno", "colno"};
+        const char *names[] = {"msg", doc ? "_jj_doc" : "_jj_utf8", "pos", "lineno", "colno"};
         for (int k = 0; k < 5; k++) {
             value = k == 0 ? PyUnicode_FromString(msg)
                   : k == 1 ? Py_NewRef(doc ? doc : utf8)
                   : PyLong_FromSize_t(k == 2 ? at.chars : k == 3 ? at.line : at.column);
-            if (!value || PyObject_SetAttrString(exc, names[k], value) < 0) {
+            if (!value || PyDict_SetItemString(dict, names[k], value) < 0) {
                 Py_CLEAR(exc);
                 break;
             }
             Py_CLEAR(value);
         }
     }
+    Py_XDECREF(dict);
     Py_XDECREF(value);
     Py_XDECREF(args);
     Py_XDECREF(text);
