@@ -3,6 +3,14 @@
  * message, doc, pos, lineno and colno, at a fraction of json's time. */
 #include "state.h"
 
+/* The keys of the exception's instance dict, in st->error_keys. They are interned once
+ * here: PyDict_SetItemString would intern each name again on every error, and a name
+ * nothing else holds (_jj_utf8) would come and go from the interpreter's table. */
+enum { JJ_KEY_MSG, JJ_KEY_DOC, JJ_KEY_UTF8, JJ_KEY_POS, JJ_KEY_LINENO, JJ_KEY_COLNO, JJ_KEY_COUNT };
+static const char *const jj_error_key_names[JJ_KEY_COUNT] = {"msg", "_jj_doc", "_jj_utf8", "pos", "lineno", "colno"};
+
+static PyObject *jj_key(PyObject *keys, int which) { return PyTuple_GET_ITEM(keys, which); }
+
 PyObject *jj_decode_error_new(jj_state *st, const char *msg, PyObject *doc, PyObject *utf8, const uint8_t *buf,
                               size_t offset) {
     /* what JSONDecodeError.__init__ would store, with the line counted on the bytes
@@ -14,16 +22,16 @@ PyObject *jj_decode_error_new(jj_state *st, const char *msg, PyObject *doc, PyOb
     PyTypeObject *type = (PyTypeObject *)st->JSONDecodeError;
     if (args) exc = type->tp_new(type, args, NULL);
     /* the instance dict is filled directly: doc goes where the doc property keeps it
-     * (jj_decode_error_add_doc), as the decoded text or as the bytes to decode when read */
+     * (jj_decode_error_init), as the decoded text or as the bytes to decode when read */
     PyObject *dict = exc ? PyObject_GenericGetDict(exc, NULL) : NULL;
     if (!dict) Py_CLEAR(exc);
     if (exc) {
-        const char *names[] = {"msg", doc ? "_jj_doc" : "_jj_utf8", "pos", "lineno", "colno"};
+        const int keys[] = {JJ_KEY_MSG, doc ? JJ_KEY_DOC : JJ_KEY_UTF8, JJ_KEY_POS, JJ_KEY_LINENO, JJ_KEY_COLNO};
         for (int k = 0; k < 5; k++) {
             value = k == 0 ? PyUnicode_FromString(msg)
                   : k == 1 ? Py_NewRef(doc ? doc : utf8)
                   : PyLong_FromSize_t(k == 2 ? at.chars : k == 3 ? at.line : at.column);
-            if (!value || PyDict_SetItemString(dict, names[k], value) < 0) {
+            if (!value || PyDict_SetItem(dict, jj_key(st->error_keys, keys[k]), value) < 0) {
                 Py_CLEAR(exc);
                 break;
             }
@@ -39,20 +47,21 @@ PyObject *jj_decode_error_new(jj_state *st, const char *msg, PyObject *doc, PyOb
 
 /* jetjson.JSONDecodeError.doc: the decoded text, made from the UTF-8 bytes kept by
  * jj_decode_error_new when first read (a large document's error is raised without
- * decoding it). Setting doc (json's __init__ does) stores it as given. */
-static PyObject *jj_doc_get(PyObject *unused, PyObject *exc) {
-    (void)unused;
+ * decoding it). Setting doc (json's __init__ does) stores it as given. Both functions
+ * get st->error_keys as their self. */
+static PyObject *jj_doc_get(PyObject *keys, PyObject *exc) {
     PyObject *dict = PyObject_GenericGetDict(exc, NULL);
     if (!dict) return NULL;
-    PyObject *doc = PyDict_GetItemString(dict, "_jj_doc"); /* borrowed */
+    PyObject *doc = PyDict_GetItemWithError(dict, jj_key(keys, JJ_KEY_DOC)); /* borrowed */
     if (doc) {
         Py_INCREF(doc);
-    } else {
-        PyObject *utf8 = PyDict_GetItemString(dict, "_jj_utf8");
+    } else if (!PyErr_Occurred()) {
+        PyObject *utf8 = PyDict_GetItemWithError(dict, jj_key(keys, JJ_KEY_UTF8));
         if (!utf8 || !PyBytes_Check(utf8)) {
-            PyErr_SetString(PyExc_AttributeError, "doc");
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_AttributeError, "doc");
         } else if ((doc = PyUnicode_DecodeUTF8(PyBytes_AS_STRING(utf8), PyBytes_GET_SIZE(utf8), "surrogatepass")) &&
-                   (PyDict_SetItemString(dict, "_jj_doc", doc) < 0 || PyDict_DelItemString(dict, "_jj_utf8") < 0)) {
+                   (PyDict_SetItem(dict, jj_key(keys, JJ_KEY_DOC), doc) < 0 ||
+                    PyDict_DelItem(dict, jj_key(keys, JJ_KEY_UTF8)) < 0)) {
             Py_CLEAR(doc);
         }
     }
@@ -60,14 +69,16 @@ static PyObject *jj_doc_get(PyObject *unused, PyObject *exc) {
     return doc;
 }
 
-static PyObject *jj_doc_set(PyObject *unused, PyObject *args) {
-    (void)unused;
+static PyObject *jj_doc_set(PyObject *keys, PyObject *args) {
     PyObject *exc, *doc;
     if (!PyArg_UnpackTuple(args, "doc", 2, 2, &exc, &doc)) return NULL;
     PyObject *dict = PyObject_GenericGetDict(exc, NULL);
     if (!dict) return NULL;
-    int rc = PyDict_SetItemString(dict, "_jj_doc", doc);
-    if (rc == 0 && PyDict_GetItemString(dict, "_jj_utf8")) rc = PyDict_DelItemString(dict, "_jj_utf8");
+    int rc = PyDict_SetItem(dict, jj_key(keys, JJ_KEY_DOC), doc);
+    if (rc == 0) {
+        int had = PyDict_Contains(dict, jj_key(keys, JJ_KEY_UTF8));
+        rc = had < 0 ? -1 : had ? PyDict_DelItem(dict, jj_key(keys, JJ_KEY_UTF8)) : 0;
+    }
     Py_DECREF(dict);
     return rc < 0 ? NULL : Py_NewRef(Py_None);
 }
@@ -75,11 +86,18 @@ static PyObject *jj_doc_set(PyObject *unused, PyObject *args) {
 static PyMethodDef jj_doc_get_def = {"doc", jj_doc_get, METH_O, NULL};
 static PyMethodDef jj_doc_set_def = {"doc", jj_doc_set, METH_VARARGS, NULL};
 
-int jj_decode_error_add_doc(PyObject *type) {
-    PyObject *get = PyCFunction_New(&jj_doc_get_def, NULL);
-    PyObject *set = get ? PyCFunction_New(&jj_doc_set_def, NULL) : NULL;
+int jj_decode_error_init(jj_state *st) {
+    st->error_keys = PyTuple_New(JJ_KEY_COUNT);
+    if (!st->error_keys) return -1;
+    for (int k = 0; k < JJ_KEY_COUNT; k++) {
+        PyObject *name = PyUnicode_InternFromString(jj_error_key_names[k]);
+        if (!name) return -1;
+        PyTuple_SET_ITEM(st->error_keys, k, name);
+    }
+    PyObject *get = PyCFunction_New(&jj_doc_get_def, st->error_keys);
+    PyObject *set = get ? PyCFunction_New(&jj_doc_set_def, st->error_keys) : NULL;
     PyObject *prop = set ? PyObject_CallFunctionObjArgs((PyObject *)&PyProperty_Type, get, set, NULL) : NULL;
-    int rc = prop ? PyObject_SetAttrString(type, "doc", prop) : -1;
+    int rc = prop ? PyObject_SetAttrString(st->JSONDecodeError, "doc", prop) : -1;
     Py_XDECREF(prop);
     Py_XDECREF(set);
     Py_XDECREF(get);

@@ -290,7 +290,7 @@ static int jj_exec(PyObject *module) {
         "jetjson.JSONDecodeError",
         "Invalid JSON: a json.JSONDecodeError with the same msg, doc, pos, lineno and colno.",
         st->json_decode_error, NULL);
-    if (!st->JSONDecodeError || jj_decode_error_add_doc(st->JSONDecodeError) < 0) return -1;
+    if (!st->JSONDecodeError || jj_decode_error_init(st) < 0) return -1;
     if (PyModule_AddObjectRef(module, "JSONDecodeError", st->JSONDecodeError) < 0) return -1;
     if (jj_lazy_add_types(module, st) < 0) return -1;
     if (jj_native_init(st) < 0 || jj_dumpb_init(st, module) < 0) return -1;
@@ -305,6 +305,7 @@ static int jj_traverse(PyObject *module, visitproc visit, void *arg) {
     jj_state *st = jj_get_state(module);
     if (!st) return 0;
     Py_VISIT(st->JSONDecodeError);
+    Py_VISIT(st->error_keys);
     Py_VISIT(st->json_loads);
     Py_VISIT(st->json_decode_error);
     for (int i = 0; i < JJ_LT_COUNT_; i++) Py_VISIT(st->lazy_types[i]);
@@ -316,6 +317,7 @@ static int jj_clear(PyObject *module) {
     jj_state *st = jj_get_state(module);
     if (!st) return 0;
     Py_CLEAR(st->JSONDecodeError);
+    Py_CLEAR(st->error_keys);
     Py_CLEAR(st->json_loads);
     Py_CLEAR(st->json_decode_error);
     for (int i = 0; i < JJ_LT_COUNT_; i++) Py_CLEAR(st->lazy_types[i]);

@@ -41,6 +41,7 @@ typedef struct jj_native_cache {
 typedef struct jj_state {
     jj_native_cache native; /* encode_native.c */
     PyObject *JSONDecodeError;   /* jetjson.JSONDecodeError */
+    PyObject *error_keys;        /* decode_error.c: its instance dict's keys, interned */
     PyObject *json_loads;        /* json.loads, for what the fast path leaves to json */
     PyObject *json_decode_error; /* json.JSONDecodeError */
     jj_key_cache keys;
@@ -110,8 +111,8 @@ int jj_raise_refusal(jj_state *st, const uint8_t *buf, size_t len, PyObject *tex
  * buf: its doc is `doc`, or the bytes object `utf8` decoded when first read. */
 PyObject *jj_decode_error_new(jj_state *st, const char *msg, PyObject *doc, PyObject *utf8, const uint8_t *buf,
                               size_t offset);
-/* Gives jetjson.JSONDecodeError its doc property (module exec). */
-int jj_decode_error_add_doc(PyObject *type);
+/* Makes st->error_keys and gives st->JSONDecodeError its doc property (module exec). */
+int jj_decode_error_init(jj_state *st);
 /* Whether json would take valid UTF-8 text here (its recursion room, its int digits
  * limit): 1 or 0, -1 with an exception. */
 int jj_json_would_accept(const uint8_t *buf, size_t len);
