@@ -12,6 +12,7 @@
 #include "dumps/encode_json.h"
 #include "dumpb/encode_orjson.h"
 #include "request.h"
+#include "streams/many.h"
 
 static inline jj_state *jj_get_state(PyObject *module) { return (jj_state *)PyModule_GetState(module); }
 
@@ -271,6 +272,8 @@ static PyMethodDef jj_methods[] = {
     {"dumpb", (PyCFunction)(void (*)(void))jj_dumpb, METH_FASTCALL | METH_KEYWORDS,
      "dumpb(obj, /, default=None, option=None)\n--\n\nSerialize obj to JSON bytes exactly as orjson.dumps does."},
     {"_stats", jj_stats, METH_NOARGS, NULL},
+    {"_many", (PyCFunction)(void (*)(void))jj_many_open, METH_FASTCALL, NULL},
+    {"_dumpb_many", (PyCFunction)(void (*)(void))jj_dumpb_many, METH_FASTCALL, NULL},
     {NULL, NULL, 0, NULL},
 };
 
@@ -292,7 +295,7 @@ static int jj_exec(PyObject *module) {
         st->json_decode_error, NULL);
     if (!st->JSONDecodeError || jj_decode_error_init(st) < 0) return -1;
     if (PyModule_AddObjectRef(module, "JSONDecodeError", st->JSONDecodeError) < 0) return -1;
-    if (jj_lazy_add_types(module, st) < 0) return -1;
+    if (jj_lazy_add_types(module, st) < 0 || jj_many_add_type(module, st) < 0) return -1;
     if (jj_native_init(st) < 0 || jj_dumpb_init(st, module) < 0) return -1;
     PyObject *loads = PyObject_GetAttrString(module, "loads");
     if (!loads) return -1;
@@ -309,6 +312,7 @@ static int jj_traverse(PyObject *module, visitproc visit, void *arg) {
     Py_VISIT(st->json_loads);
     Py_VISIT(st->json_decode_error);
     for (int i = 0; i < JJ_LT_COUNT_; i++) Py_VISIT(st->lazy_types[i]);
+    Py_VISIT(st->many_type);
     int rc = jj_dumps_traverse_state(st, visit, arg);
     return rc ? rc : jj_dumpb_traverse(st, visit, arg);
 }
@@ -321,6 +325,7 @@ static int jj_clear(PyObject *module) {
     Py_CLEAR(st->json_loads);
     Py_CLEAR(st->json_decode_error);
     for (int i = 0; i < JJ_LT_COUNT_; i++) Py_CLEAR(st->lazy_types[i]);
+    Py_CLEAR(st->many_type);
     jj_dumps_clear_state(st);
     jj_dumpb_clear(st);
     jj_native_clear(st);
