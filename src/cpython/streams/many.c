@@ -94,10 +94,27 @@ static int jj_many_take_input(jj_many_iter *it, PyObject *data) {
 
 /* ---- windows ---- */
 
+static const uint8_t *jj_memrchr(const uint8_t *b, uint8_t c, size_t n) {
+#if defined(__GLIBC__)
+    return memrchr(b, c, n);
+#else
+    while (n--)
+        if (b[n] == c) return b + n;
+    return NULL;
+#endif
+}
+
 /* Indexes the next window, of about batch bytes from it->pos (more when `grow`). */
 static int jj_open_window(jj_many_iter *it, size_t want) {
     size_t left = it->len - it->pos;
     size_t n = want < left ? want : left;
+    if (n < left) {
+        /* end the window after a line break when there is one in its second half: no
+         * valid string holds one, so the window does not end inside a string (which
+         * would cost the engine a walk over the window to find its quote) */
+        const uint8_t *nl = jj_memrchr(it->buf + it->pos + n / 2, '\n', n - n / 2);
+        if (nl) n = (size_t)(nl - (it->buf + it->pos)) + 1;
+    }
     unsigned flags = n < left ? JJ_MANY_MORE_INPUT : 0;
     jj_error err;
     if (n >= JJ_UNLOCK_MIN_BYTES) { /* the input cannot change: bytes, str, read-only or a copy */
