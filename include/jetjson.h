@@ -174,6 +174,10 @@ void jj_parser_recycle(jj_parser *to, jj_parser *from, size_t max_bytes);
  * keeps its bytes from doc_start on and tries again with more. Without the flag the
  * end of the buffer is the end of the input. */
 #define JJ_MANY_MORE_INPUT 1u
+/* With JJ_MANY_SPANS, jj_many_next only finds where each document starts and ends (the
+ * brackets balance, from the index) and parses nothing: the tape stays empty and only
+ * bad bytes or a cut are reported; the caller parses the span (jj_parse_lazy...). */
+#define JJ_MANY_SPANS 2u
 typedef struct jj_many {
     jj_parser *parser;
     const uint8_t *buf;

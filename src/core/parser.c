@@ -218,6 +218,26 @@ jj_error jj_many_start(jj_many *m, jj_parser *p, const uint8_t *buf, size_t len,
     return err;
 }
 
+/* JJ_MANY_SPANS: where the document starts and ends, from the index alone. */
+static jj_error jj_many_span(jj_many *m, size_t depth, size_t count, size_t region_end, int runs_to_end,
+                             size_t *doc_start, size_t *doc_end) {
+    jj_parser *p = m->parser;
+    const uint8_t *buf = m->buf;
+    size_t end = region_end;
+    while (end > *doc_start + 1 && jj_is_space(buf[end - 1])) end--;
+    *doc_end = end;
+    p->tape_len = 0;
+    if (!runs_to_end) return JJ_OK;
+    int open_end = depth > 0 || (count == 1 && buf[*doc_start] != '"' && end == m->scanned);
+    if (open_end && m->pending != JJ_OK) { /* it runs into bad bytes: those are the error */
+        int short_input = m->pending == JJ_ERR_UNCLOSED_STRING || jj_utf8_cut_short(buf, m->len, m->pending_at);
+        if (short_input && (m->flags & JJ_MANY_MORE_INPUT)) return jj_fail(p, JJ_ERR_INCOMPLETE, m->pending_at);
+        return jj_fail(p, m->pending, m->pending_at);
+    }
+    if (open_end && (m->flags & JJ_MANY_MORE_INPUT)) return jj_fail(p, JJ_ERR_INCOMPLETE, end);
+    return JJ_OK;
+}
+
 jj_error jj_many_next(jj_many *m, size_t *doc_start, size_t *doc_end) {
     jj_parser *p = m->parser;
     const uint8_t *buf = m->buf;
@@ -241,8 +261,10 @@ jj_error jj_many_next(jj_many *m, size_t *doc_start, size_t *doc_end) {
     size_t region_end = e < n ? index[e] : m->scanned;
     int runs_to_end = e >= n;
 
-    /* parse [first, e) of the index as one document ending at region_end */
     size_t count = e - first;
+    if (m->flags & JJ_MANY_SPANS) return jj_many_span(m, depth, count, region_end, runs_to_end, doc_start, doc_end);
+
+    /* parse [first, e) of the index as one document ending at region_end */
     if (!jj_buffer_reserve((void **)&p->tape, &p->tape_cap, 2 * count + 2, sizeof *p->tape) ||
         !jj_buffer_reserve((void **)&p->stack, &p->stack_cap, count + 1, sizeof *p->stack) ||
         !jj_buffer_reserve((void **)&p->strings, &p->strings_cap, region_end - *doc_start + JJ_STRING_SLACK, 1))

@@ -115,7 +115,7 @@ static int jj_open_window(jj_many_iter *it, size_t want) {
         const uint8_t *nl = jj_memrchr(it->buf + it->pos + n / 2, '\n', n - n / 2);
         if (nl) n = (size_t)(nl - (it->buf + it->pos)) + 1;
     }
-    unsigned flags = n < left ? JJ_MANY_MORE_INPUT : 0;
+    unsigned flags = (n < left ? JJ_MANY_MORE_INPUT : 0) | (it->spans ? JJ_MANY_SPANS : 0);
     jj_error err;
     if (n >= JJ_UNLOCK_MIN_BYTES) { /* the input cannot change: bytes, str, read-only or a copy */
         Py_BEGIN_ALLOW_THREADS
@@ -207,7 +207,7 @@ static PyObject *jj_value_until(jj_many_iter *it, size_t start, size_t stop) {
     size_t n = stop - start;
     while (n && jj_space(it->buf[start + n - 1])) n--;
     if (jj_parse(&it->parser, it->buf + start, n) == JJ_OK)
-        return jj_many_value(it, it->buf + start, n, start, start + n);
+        return jj_many_value(it, &it->parser, it->buf + start, n, start, start + n, 0);
     return jj_many_json_value(it, start, start + n);
 }
 
@@ -218,7 +218,7 @@ static PyObject *jj_line_document(jj_many_iter *it, jj_error err, size_t start, 
     size_t line_end = nl ? (size_t)(nl - buf) : it->len;
     const uint8_t *inside = memchr(buf + start, '\n', end - start);
     if (err == JJ_OK && !inside && jj_all_space(buf + end, line_end - end))
-        return jj_many_value(it, buf + it->window, it->window_len, start, end);
+        return jj_many_value(it, it->cur, it->cur_input, it->cur_len, start, end, it->cur_lazy);
     if (err == JJ_ERR_NOMEM) return PyErr_NoMemory();
     /* json.loads of the line decides */
     size_t stop = inside ? (size_t)(inside - buf) : line_end;
@@ -310,12 +310,23 @@ static PyObject *jj_next_document(jj_many_iter *it) {
             continue;
         }
         size_t start = it->window + s, end = it->window + e;
+        it->cur = &it->parser;
+        it->cur_input = it->buf + it->window;
+        it->cur_len = it->window_len;
+        it->cur_lazy = 0;
+        if (it->spans && err == JJ_OK) { /* the document alone, lazily */
+            it->cur = &it->doc_parser;
+            it->cur_input = it->buf + start;
+            it->cur_len = end - start;
+            it->cur_lazy = 1;
+            err = jj_parse_lazy(it->cur, it->cur_input, it->cur_len);
+        }
         PyObject *value;
         if (it->format == JJ_FMT_LINES) {
             value = jj_line_document(it, err, start, end);
         } else if (it->format == JJ_FMT_ARRAY) {
             if (err == JJ_OK) {
-                value = jj_many_value(it, it->buf + it->window, it->window_len, start, end);
+                value = jj_many_value(it, it->cur, it->cur_input, it->cur_len, start, end, it->cur_lazy);
             } else if (err == JJ_ERR_NOMEM) {
                 value = PyErr_NoMemory();
             } else if (jj_runs_into_bad_bytes(it, err, end) &&
@@ -330,7 +341,7 @@ static PyObject *jj_next_document(jj_many_iter *it) {
                                                       : jj_fail_whole(it);
             }
         } else if (err == JJ_OK) {
-            value = jj_many_value(it, it->buf + it->window, it->window_len, start, end);
+            value = jj_many_value(it, it->cur, it->cur_input, it->cur_len, start, end, it->cur_lazy);
         } else {
             value = jj_refused_document(it, err, start, end);
         }
@@ -355,7 +366,7 @@ static PyObject *jj_next_record(jj_many_iter *it) {
         size_t n = b - a; /* the record as json.loads would read it: white space and all */
         if (jj_all_space(buf + a, n)) continue;
         jj_error err = jj_parse(&it->parser, buf + a, n);
-        if (err == JJ_OK) return jj_many_value(it, buf + a, n, a, b);
+        if (err == JJ_OK) return jj_many_value(it, &it->parser, buf + a, n, a, b, 0);
         if (err == JJ_ERR_NOMEM) return PyErr_NoMemory();
         if (err == JJ_ERR_UTF8 && jj_many_check_utf8(it, a, b) < 0) return NULL;
         jj_json_rules rules = jj_json_rules_here(0);
@@ -381,6 +392,8 @@ static PyObject *jj_many_iternext(PyObject *self) {
         it->done = 1;
         jj_parser_free(&it->parser);
         jj_parser_init(&it->parser);
+        jj_parser_free(&it->doc_parser);
+        jj_parser_init(&it->doc_parser);
     }
     return value;
 }
@@ -414,6 +427,7 @@ static void jj_many_dealloc(PyObject *self) {
     Py_CLEAR(it->utf8);
     free(it->copy);
     jj_parser_free(&it->parser);
+    jj_parser_free(&it->doc_parser);
     PyObject_GC_Del(self);
     Py_DECREF(type);
 }
@@ -492,10 +506,12 @@ PyObject *jj_many_open(PyObject *module, PyObject *const *args, Py_ssize_t nargs
     it->batch = (size_t)batch;
     it->default_value = Py_NewRef(args[4]);
     jj_parser_init(&it->parser);
+    jj_parser_init(&it->doc_parser);
     PyObject_GC_Track((PyObject *)it);
     if (jj_many_take_input(it, args[0]) < 0 || (args[3] != Py_None && jj_take_fields(it, args[3]) < 0)) {
         Py_DECREF(it);
         return NULL;
     }
+    it->spans = it->lazy && !it->fields;
     return (PyObject *)it;
 }

@@ -37,6 +37,14 @@ typedef struct jj_many_iter {
     /* the engine */
     jj_parser parser;
     jj_many many;
+    int spans;               /* the windows give spans (JJ_MANY_SPANS), parsed lazily one by
+                              * one into doc_parser: parse_many's way */
+    jj_parser doc_parser;
+    /* the document in hand: its parser and what that parser read */
+    jj_parser *cur;
+    const uint8_t *cur_input;
+    size_t cur_len;
+    int cur_lazy;
     size_t window;           /* buf offset of the current window (many reads buf + window) */
     size_t window_len;
     size_t batch;            /* bytes per window */
@@ -54,10 +62,11 @@ typedef struct jj_many_iter {
     PyObject *default_value;
 } jj_many_iter;
 
-/* many_docs.c: the Python value of the document the parser just parsed, read from
- * `input` (what the parser read: the window), whose text is buf[start, end); what
- * fields= asks for, when given; a view with parse_many. */
-PyObject *jj_many_value(jj_many_iter *it, const uint8_t *input, size_t input_len, size_t start, size_t end);
+/* many_docs.c: the Python value of the document p just parsed (jj_parse_lazy's tape
+ * when lazy_tape) from `input` (what p read: the window, or the document), whose text
+ * is buf[start, end); what fields= asks for, when given; a view with parse_many. */
+PyObject *jj_many_value(jj_many_iter *it, jj_parser *p, const uint8_t *input, size_t input_len, size_t start,
+                        size_t end, int lazy_tape);
 /* The value of buf[start, end), a document the engine refused that json takes (NaN, an
  * escaped lone surrogate...), by json.loads; fields= applied to it. */
 PyObject *jj_many_json_value(jj_many_iter *it, size_t start, size_t end);
