@@ -4,6 +4,7 @@ of each line / RS record for "lines" / "json_seq", json.loads of the whole array
 "array", orjson.dumps per record for dumpb_many. Errors must carry json's message and
 their position in the whole input, after every document before them."""
 
+import io
 import json
 import math
 import os
@@ -171,8 +172,11 @@ def array_prefix(text, error_pos):
 
 
 def run(data, **kw):
+    return drain(jetjson.loads_many(data, **kw))
+
+
+def drain(it):
     out = []
-    it = jetjson.loads_many(data, **kw)
     try:
         for v in it:
             out.append(v)
@@ -213,11 +217,35 @@ def run_views(data, **kw):
     return [v if isinstance(v, BaseException) else plain(v) for v in out]
 
 
-def check(data, fmt="whitespace", **kw):
+def run_decoder(data, sizes, **kw):
+    """A Decoder fed `data` in chunks of the given sizes (cycled), then closed."""
+    out = []
+    dec = jetjson.Decoder(**kw)
+    at, k = 0, 0
+    try:
+        while at < len(data):
+            n = sizes[k % len(sizes)]
+            k += 1
+            out.extend(dec.feed(data[at:at + n]))
+            at += n
+        out.extend(dec.close())
+    except (ValueError, RecursionError) as e:
+        out.extend(getattr(e, "documents", []))  # what close() read before the error
+        out.append(e)
+    return out
+
+
+def check(data, fmt="whitespace", streamed=False, **kw):
     what = f"{fmt} {kw} {bytes(data)[:80] if not isinstance(data, str) else data[:80]!r}"
     exp = oracle(data, fmt)
     same(run(data, format=fmt, **kw), exp, what)
     same(run_views(data, format=fmt, **kw), exp, "parse_many " + what)
+    if streamed and not isinstance(data, str):
+        # the same input read from a file object in blocks, and fed to a Decoder
+        raw = bytes(data)
+        same(run(io.BytesIO(raw), format=fmt, **kw), exp, "file " + what)
+        sizes = [1, 7, 3] if len(raw) < 400 else [4096, 777]
+        same(run_decoder(raw, sizes, format=fmt, **kw), exp, "Decoder " + what)
 
 
 # ---- hand-picked streams ------------------------------------------------------------------
@@ -235,7 +263,7 @@ CASES = [
 @pytest.mark.parametrize("data", CASES)
 @pytest.mark.parametrize("fmt", ["whitespace", "lines", "comma"])
 def test_cases(data, fmt):
-    check(data, fmt)
+    check(data, fmt, streamed=True)
     check(data, fmt, batch_size=3)
 
 
@@ -243,14 +271,14 @@ def test_cases(data, fmt):
                                   b"[1,,2]", b"[1,]", b"[,]", b"[1] 2", b"1", b"{}", b"[NaN, 1.5, 2]", b"[1., 2]",
                                   b"[[1,2],[3", b'["a", "b\\n", "\xc3\xa9"]', b""])
 def test_array(data):
-    check(data, "array")
-    check(data, "array", batch_size=2)
+    check(data, "array", streamed=True)
+    check(data, "array", batch_size=2, streamed=True)
 
 
 @pytest.mark.parametrize("data", [b"\x1e1\n\x1e[2]\n", b"\x1e1\n\x1e[2\n\x1e3\n", b"\x1e\x1e 1\n", b"1\n\x1e2",
                                   b'\x1e{"a": "\xc3\xa9"}\n\x1eNaN\n', b"\x1e1 2\n", b"", b"\x1e"])
 def test_json_seq(data):
-    check(data, "json_seq")
+    check(data, "json_seq", streamed=True)
 
 
 # ---- whole files --------------------------------------------------------------------------
@@ -334,12 +362,12 @@ json_values = st.recursive(
 def test_generated_streams(values, seps, batch, ensure_ascii):
     texts = [json.dumps(v, ensure_ascii=ensure_ascii) for v in values]
     data = "".join(t + (s or " ") for t, s in zip(texts, seps)).encode("utf-8", "surrogatepass")
-    check(data, "whitespace", batch_size=batch)
+    check(data, "whitespace", batch_size=batch, streamed=True)
     lines = "\n".join(texts).encode("utf-8", "surrogatepass")
-    check(lines, "lines", batch_size=batch)
-    check(b"".join(b"\x1e" + t.encode("utf-8", "surrogatepass") + b"\n" for t in texts), "json_seq")
-    check(",".join(texts).encode("utf-8", "surrogatepass"), "comma", batch_size=batch)
-    check(json.dumps(values).encode(), "array", batch_size=batch)
+    check(lines, "lines", batch_size=batch, streamed=True)
+    check(b"".join(b"\x1e" + t.encode("utf-8", "surrogatepass") + b"\n" for t in texts), "json_seq", streamed=True)
+    check(",".join(texts).encode("utf-8", "surrogatepass"), "comma", batch_size=batch, streamed=True)
+    check(json.dumps(values).encode(), "array", batch_size=batch, streamed=True)
 
 
 @hyp_settings(300)
@@ -351,7 +379,7 @@ def test_generated_errors(values, data):
     broken = text[:at] + junk + text[at + 1:]
     batch = data.draw(st.integers(1, 64))
     for fmt in ("whitespace", "lines", "comma"):
-        check(broken, fmt, batch_size=batch)
+        check(broken, fmt, batch_size=batch, streamed=fmt == "whitespace")
 
 
 # ---- fields, parse_many, map_many ---------------------------------------------------------
@@ -551,3 +579,113 @@ def test_large_stream_in_small_windows(tmp_path):
     check(data, "whitespace", batch_size=1024)
     check(data, "lines", batch_size=1 << 20)
     assert os.path.exists(tmp_path)
+
+
+# ---- files and Decoder --------------------------------------------------------------------
+
+@pytest.mark.parametrize("path", NDJSON)
+def test_many_files(path, tmp_path):
+    data = read_bytes(path)
+    exp = oracle(data)
+    same(drain(jetjson.load_many_file(path)), exp, path)
+    same([v if isinstance(v, BaseException) else plain(v) for v in run_views_file(path)], exp, path)
+    with open(path, "rb") as f:
+        same(run(f, batch_size=1000), exp, path)
+    empty = tmp_path / "empty.ndjson"
+    empty.write_bytes(b"")
+    assert list(jetjson.load_many_file(empty)) == []
+    with pytest.raises(FileNotFoundError):
+        jetjson.load_many_file(tmp_path / "missing")
+
+
+def run_views_file(path):
+    out = []
+    try:
+        for v in jetjson.parse_many_file(path):
+            out.append(v)
+    except ValueError as e:
+        out.append(e)
+    return out
+
+
+def test_decoder_every_split():
+    data = b'{"a": [1, 2.5, "x\\u00e9"]}\n[true]\n"s" -12e3 {}\n7'
+    exp = oracle(data)
+    for cut in range(len(data) + 1):
+        dec = jetjson.Decoder()
+        got = dec.feed(data[:cut]) + dec.feed(data[cut:]) + dec.close()
+        same(got, exp, f"cut at {cut}")
+    for cut in range(len(data)):
+        dec = jetjson.Decoder()
+        first = dec.feed(data[:cut])
+        assert all(not isinstance(v, BaseException) for v in first)
+
+
+def test_decoder_errors_and_state():
+    dec = jetjson.Decoder()
+    assert dec.feed(b"[1] [2] [3,}") == [[1], [2]]  # the documents before the error come first
+    with pytest.raises(jetjson.JSONDecodeError) as info:
+        dec.feed(b"4")
+    assert (info.value.msg, info.value.pos) == ("Expecting value", 11)
+    dec = jetjson.Decoder()
+    assert dec.feed(b'{"a": ') == []
+    with pytest.raises(jetjson.JSONDecodeError):
+        dec.close()
+    dec = jetjson.Decoder()
+    assert dec.feed("é") == [] or True
+    dec = jetjson.Decoder(fields="/a")
+    assert dec.feed(b'{"a": 1}\n{"a"') == [1]
+    assert dec.feed(b': 2}') == [2]
+    assert dec.close() == []
+    with pytest.raises(ValueError):
+        dec.feed(b"1")
+    with pytest.raises(TypeError):
+        list(jetjson.Decoder()._stream)
+
+
+def test_decoder_is_linear():
+    # a big document fed in small chunks: each chunk must not re-read what came before
+    import time
+    doc = json.dumps([{"k": i, "v": "x" * 20} for i in range(20000)]).encode()
+    t0 = time.perf_counter()
+    jetjson.loads(doc)
+    whole = time.perf_counter() - t0
+    dec = jetjson.Decoder()
+    t0 = time.perf_counter()
+    got = []
+    for i in range(0, len(doc), 4096):
+        got += dec.feed(doc[i:i + 4096])
+    got += dec.close()
+    chunked = time.perf_counter() - t0
+    assert got == [json.loads(doc)]
+    assert chunked < 50 * whole + 0.05, (chunked, whole)
+
+
+def test_file_memory_is_bounded():
+    # 40 MB of NDJSON read from a file object: the buffer stays near the batch size
+    import tracemalloc
+
+    line = json.dumps({"id": 1, "name": "x" * 200, "tags": list(range(20))}).encode() + b"\n"
+
+    class Lines(io.RawIOBase):
+        def __init__(self, n):
+            self.left = n
+
+        def readable(self):
+            return True
+
+        def read(self, size=-1):
+            if self.left <= 0:
+                return b""
+            k = max(1, min(self.left, size // len(line) if size > 0 else self.left))
+            self.left -= k
+            return line * k
+
+    tracemalloc.start()
+    count = 0
+    for doc in jetjson.loads_many(Lines(150_000), batch_size=1 << 16):
+        count += 1
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert count == 150_000
+    assert peak < 4_000_000, peak

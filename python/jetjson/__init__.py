@@ -70,6 +70,7 @@ __all__ = [
     "dumpb",
     "dumps",
     "dumpb_many",
+    "Decoder",
     "Fragment",
     "JSONDecodeError",
     "JSONEncodeError",
@@ -80,6 +81,7 @@ __all__ = [
     "indent",
     "load",
     "load_file",
+    "load_many_file",
     "loads",
     "loads_many",
     "map_many",
@@ -87,6 +89,7 @@ __all__ = [
     "parse",
     "parse_file",
     "parse_many",
+    "parse_many_file",
     "release",
     "set_path",
     "valid",
@@ -127,8 +130,24 @@ def _many_args(format, batch_size, threads):
     return code
 
 
+def _mapped(path):
+    """The file's bytes, mapped read-only (read when it cannot be mapped: empty, a pipe)."""
+    import mmap
+    import os
+
+    with open(path, "rb") as f:
+        if os.fstat(f.fileno()).st_size > 0:
+            try:
+                return memoryview(mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ))
+            except (OSError, ValueError):
+                pass
+        return f.read()
+
+
 def loads_many(data, *, format="whitespace", fields=None, default=None, threads=None, batch_size=_BATCH_SIZE):
-    """The documents of ``data`` one by one, each as ``loads`` returns it.
+    """The documents of ``data`` one by one, each as ``loads`` returns it. ``data`` is
+    bytes, bytearray, memoryview or str, or a binary file object (read in blocks of
+    about ``batch_size`` bytes: memory stays bounded whatever the file's size).
 
     ``format``: ``"whitespace"`` (NDJSON, JSON Lines, concatenated JSON), ``"lines"``
     (one document per line), ``"json_seq"`` (RFC 7464), ``"comma"`` or ``"array"`` (the
@@ -141,6 +160,16 @@ def loads_many(data, *, format="whitespace", fields=None, default=None, threads=
     code = _many_args(format, batch_size, threads)
     it = _many(data, code, False, fields, default, batch_size)
     return it if threads is None else list(it)
+
+
+def load_many_file(path, **kw):
+    """``loads_many`` of the file at ``path``, mapped in memory rather than read."""
+    return loads_many(_mapped(path), **kw)
+
+
+def parse_many_file(path, **kw):
+    """``parse_many`` of the file at ``path``, mapped in memory rather than read."""
+    return parse_many(_mapped(path), **kw)
 
 
 def parse_many(data, *, format="whitespace", threads=None, batch_size=_BATCH_SIZE):
@@ -174,3 +203,25 @@ def dumpb_many(records, default=None, option=None, *, threads=None):
     if isinstance(option, int) and not isinstance(option, bool) and option >= 0 and option & OPT_INDENT_2:
         raise ValueError("OPT_INDENT_2 cannot be used with dumpb_many: each record must stay on one line")
     return _dumpb_many(records, default, option)
+
+
+class Decoder:
+    """Documents from chunks that arrive (a socket, an HTTP body, a pipe): ``feed(chunk)``
+    returns the list of documents that chunk completes, ``close()`` those the end of the
+    input completes (a number at the very end), and raises ``JSONDecodeError`` for a
+    document left unfinished. Formats, ``fields``, ``default`` and ``lazy`` as in
+    ``loads_many``/``parse_many``; error positions count from the first chunk."""
+
+    def __init__(self, *, format="whitespace", fields=None, default=None, lazy=False, batch_size=_BATCH_SIZE):
+        if lazy and fields is not None:
+            raise ValueError("fields cannot be combined with lazy=True")
+        code = _many_args(format, batch_size, None)
+        self._stream = _many(None, code, bool(lazy), fields, default, batch_size)
+
+    def feed(self, chunk):
+        """The documents completed by ``chunk`` (bytes-like or str), in order."""
+        return self._stream._feed(chunk)
+
+    def close(self):
+        """The documents the end of the input completes; nothing may be fed after."""
+        return self._stream._close()

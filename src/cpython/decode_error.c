@@ -11,11 +11,22 @@ static const char *const jj_error_key_names[JJ_KEY_COUNT] = {"msg", "_jj_doc", "
 
 static PyObject *jj_key(PyObject *keys, int which) { return PyTuple_GET_ITEM(keys, which); }
 
-PyObject *jj_decode_error_new(jj_state *st, const char *msg, PyObject *doc, PyObject *utf8, const uint8_t *buf,
-                              size_t offset) {
+jj_text_position jj_position_after(jj_text_position origin, jj_text_position rel) {
+    jj_text_position at = {origin.chars + rel.chars, origin.line, origin.column + rel.column - 1};
+    if (rel.line > 1) {
+        at.line = origin.line + rel.line - 1;
+        at.column = rel.column;
+    }
+    return at;
+}
+
+static const jj_text_position jj_text_start = {0, 1, 1};
+
+static PyObject *jj_decode_error_at(jj_state *st, const char *msg, PyObject *doc, PyObject *utf8,
+                                    const uint8_t *buf, size_t offset, const jj_text_position *origin) {
     /* what JSONDecodeError.__init__ would store, with the line counted on the bytes
      * rather than by str.count over the decoded text */
-    jj_text_position at = jj_text_position_of(buf, offset);
+    jj_text_position at = jj_position_after(origin ? *origin : jj_text_start, jj_text_position_of(buf, offset));
     PyObject *exc = NULL, *args = NULL, *value = NULL;
     PyObject *text = PyUnicode_FromFormat("%s: line %zu column %zu (char %zu)", msg, at.line, at.column, at.chars);
     if (text) args = PyTuple_Pack(1, text);
@@ -43,6 +54,11 @@ PyObject *jj_decode_error_new(jj_state *st, const char *msg, PyObject *doc, PyOb
     Py_XDECREF(args);
     Py_XDECREF(text);
     return exc;
+}
+
+PyObject *jj_decode_error_new(jj_state *st, const char *msg, PyObject *doc, PyObject *utf8, const uint8_t *buf,
+                              size_t offset) {
+    return jj_decode_error_at(st, msg, doc, utf8, buf, offset, NULL);
 }
 
 /* jetjson.JSONDecodeError.doc: the decoded text, made from the UTF-8 bytes kept by
@@ -104,13 +120,18 @@ int jj_decode_error_init(jj_state *st) {
     return rc;
 }
 
-static void jj_raise_decode_error(jj_state *st, const char *msg, PyObject *doc, PyObject *utf8, const uint8_t *buf,
-                                  size_t offset) {
-    PyObject *exc = jj_decode_error_new(st, msg, doc, utf8, buf, offset);
+static void jj_raise_decode_error_at(jj_state *st, const char *msg, PyObject *doc, PyObject *utf8,
+                                     const uint8_t *buf, size_t offset, const jj_text_position *origin) {
+    PyObject *exc = jj_decode_error_at(st, msg, doc, utf8, buf, offset, origin);
     if (exc) {
         PyErr_SetObject(st->JSONDecodeError, exc);
         Py_DECREF(exc);
     }
+}
+
+static void jj_raise_decode_error(jj_state *st, const char *msg, PyObject *doc, PyObject *utf8, const uint8_t *buf,
+                                  size_t offset) {
+    jj_raise_decode_error_at(st, msg, doc, utf8, buf, offset, NULL);
 }
 
 /* The RecursionError json's scanner meets: entering nested calls with its own words
@@ -170,13 +191,13 @@ static jj_json_rules jj_rules_here(int meth_o) {
 jj_json_rules jj_json_rules_here(int meth_o) { return jj_rules_here(meth_o); }
 
 int jj_raise_verdict(jj_state *st, const jj_json_verdict *v, const uint8_t *buf, size_t base, PyObject *text,
-                     PyObject *utf8) {
+                     PyObject *utf8, const jj_text_position *origin) {
     switch (v->error) {
     case JJ_JSON_ACCEPTED: return 1;
     case JJ_JSON_NOMEM: PyErr_NoMemory(); break;
     case JJ_JSON_TOO_DEEP: jj_raise_too_deep(v->in_object); break;
     case JJ_JSON_INT_TOO_LONG: jj_raise_int_too_long(buf + base + v->offset, v->length); break;
-    default: jj_raise_decode_error(st, jj_json_message(v->error), text, utf8, buf, base + v->offset); break;
+    default: jj_raise_decode_error_at(st, jj_json_message(v->error), text, utf8, buf, base + v->offset, origin); break;
     }
     return -1;
 }

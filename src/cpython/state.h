@@ -120,11 +120,13 @@ int jj_decode_error_init(jj_state *st);
 /* json's rules where our caller called us (meth_o: a METH_O entry, see recursion.c). */
 jj_json_rules jj_json_rules_here(int meth_o);
 /* Raises what json raises for a verdict of jj_json_explain on text that starts at byte
- * `base` of the UTF-8 buf: positions count from buf's start; the exception's doc is
- * `text`, or the bytes `utf8` decoded when read. -1, or 1 (nothing raised) when the
- * verdict is JJ_JSON_ACCEPTED. */
+ * `base` of the UTF-8 buf: positions count from buf's start, which is at `origin` of a
+ * longer text when origin is not NULL; the exception's doc is `text`, or the bytes `utf8`
+ * decoded when read. -1, or 1 (nothing raised) when the verdict is JJ_JSON_ACCEPTED. */
 int jj_raise_verdict(jj_state *st, const jj_json_verdict *v, const uint8_t *buf, size_t base, PyObject *text,
-                     PyObject *utf8);
+                     PyObject *utf8, const jj_text_position *origin);
+/* Where a position `rel` within a text lies in a longer one whose start is at `origin`. */
+jj_text_position jj_position_after(jj_text_position origin, jj_text_position rel);
 /* Whether json would take valid UTF-8 text here (its recursion room, its int digits
  * limit): 1 or 0, -1 with an exception. */
 int jj_json_would_accept(const uint8_t *buf, size_t len);

@@ -53,6 +53,11 @@ static int jj_many_take_input(jj_many_iter *it, PyObject *data) {
     if (PyBytes_Check(data)) {
         buf = (const uint8_t *)PyBytes_AS_STRING(data);
         len = (size_t)PyBytes_GET_SIZE(data);
+    } else if (data == Py_None) { /* a Decoder: chunks come through _feed */
+        it->streamed = 1;
+        return 0;
+    } else if (!PyObject_CheckBuffer(data) && PyObject_HasAttrString(data, "read")) {
+        return jj_stream_take_reader(it, data);
     } else if (PyObject_CheckBuffer(data)) {
         if (PyObject_GetBuffer(data, &it->view, PyBUF_SIMPLE) < 0) return -1;
         it->has_view = 1;
@@ -108,6 +113,7 @@ static const uint8_t *jj_memrchr(const uint8_t *b, uint8_t c, size_t n) {
 static int jj_open_window(jj_many_iter *it, size_t want) {
     size_t left = it->len - it->pos;
     size_t n = want < left ? want : left;
+    int more = n < left || (it->streamed && !it->eof);
     if (n < left) {
         /* end the window after a line break when there is one in its second half: no
          * valid string holds one, so the window does not end inside a string (which
@@ -115,7 +121,7 @@ static int jj_open_window(jj_many_iter *it, size_t want) {
         const uint8_t *nl = jj_memrchr(it->buf + it->pos + n / 2, '\n', n - n / 2);
         if (nl) n = (size_t)(nl - (it->buf + it->pos)) + 1;
     }
-    unsigned flags = (n < left ? JJ_MANY_MORE_INPUT : 0) | (it->spans ? JJ_MANY_SPANS : 0);
+    unsigned flags = (more ? JJ_MANY_MORE_INPUT : 0) | (it->spans ? JJ_MANY_SPANS : 0);
     jj_error err;
     if (n >= JJ_UNLOCK_MIN_BYTES) { /* the input cannot change: bytes, str, read-only or a copy */
         Py_BEGIN_ALLOW_THREADS
@@ -153,6 +159,27 @@ static void jj_restart_at(jj_many_iter *it, size_t at) {
 /* json's error for the whole input (the array format: elements are json's array). */
 static PyObject *jj_fail_whole(jj_many_iter *it) {
     jj_json_rules rules = jj_json_rules_here(0);
+    if (it->streamed && it->array_state == 1) {
+        /* the array's start is gone: json's verdict on "[" and the rest from just after
+         * the last '[' or ',', which puts its scanner in the same place */
+        size_t from = it->array_resume, n = it->len - from;
+        const char *lead = it->array_after_comma ? "[0," : "["; /* json's state there */
+        size_t lead_len = strlen(lead);
+        uint8_t *text = malloc(n + lead_len);
+        if (!text) return PyErr_NoMemory();
+        memcpy(text, lead, lead_len);
+        memcpy(text + lead_len, it->buf + from, n);
+        jj_json_verdict v = jj_json_explain(text, n + lead_len, &rules);
+        free(text);
+        if (v.error != JJ_JSON_ACCEPTED) {
+            size_t at = from + v.offset - lead_len; /* the lead's comma stands for buf[from - 1] */
+            v.offset = 0;
+            jj_many_raise(it, at, &v);
+        } else {
+            PyErr_SetString(PyExc_ValueError, "format='array': the array does not end");
+        }
+        return NULL;
+    }
     jj_json_verdict v = jj_json_explain(it->buf, it->len, &rules);
     if (jj_many_raise(it, 0, &v) > 0) /* valid JSON, but no array */
         PyErr_SetString(PyExc_ValueError, "format='array' reads the elements of a top-level array: "
@@ -251,8 +278,10 @@ static int jj_separators(jj_many_iter *it) {
             it->array_state = 1;
             it->separated = 1;
             it->many.next++;
+            it->array_resume = at + 1;
+            it->array_after_comma = 0;
         } else if (it->array_state == 2) {
-            return jj_fail_whole(it), -1; /* something after the array */
+            return jj_fail_at(it, JJ_JSON_EXTRA_DATA, at), -1; /* something after the array */
         } else if (c == ']') {
             if (it->count && it->separated) return jj_fail_whole(it), -1; /* a trailing comma */
             it->array_state = 2;
@@ -262,6 +291,8 @@ static int jj_separators(jj_many_iter *it) {
             if (it->separated) return jj_fail_whole(it), -1;
             it->separated = 1;
             it->many.next++;
+            it->array_resume = at + 1;
+            it->array_after_comma = 1;
         } else {
             return it->separated ? 1 : (jj_fail_whole(it), -1);
         }
@@ -276,11 +307,34 @@ static PyObject *jj_end_of_input(jj_many_iter *it) {
     return NULL;
 }
 
+/* Streamed input: reads on (a file) so that `want` bytes from `from` are in hand, or
+ * says that a Decoder must wait for its next chunk. 1: go on; 0: starved (nothing
+ * raised); -1: an exception. */
+static int jj_need_bytes(jj_many_iter *it, size_t from, size_t want) {
+    if (!it->streamed || it->eof || it->len - from >= want) return 1;
+    it->pos = from;
+    it->window_open = 0;
+    if (it->reader) return jj_stream_refill(it, from, want) < 0 ? -1 : 1;
+    /* a Decoder: the next chunk decides */
+    it->starved = 1;
+    return 0;
+}
+
 static PyObject *jj_next_document(jj_many_iter *it) {
     for (;;) {
         if (!it->window_open) {
-            if (it->pos >= it->len) return jj_end_of_input(it);
-            if (jj_open_window(it, it->batch) < 0) return NULL;
+            size_t want = it->want_next ? it->want_next : it->batch;
+            it->want_next = 0;
+            if (it->reader && !it->eof && it->len - it->pos < want && jj_stream_refill(it, it->pos, want) < 0)
+                return NULL;
+            if (it->pos >= it->len) {
+                if (it->streamed && !it->eof) { /* fed: wait for the next chunk */
+                    if (jj_need_bytes(it, it->pos, 1) <= 0) return NULL;
+                    continue;
+                }
+                return jj_end_of_input(it);
+            }
+            if (jj_open_window(it, want) < 0) return NULL;
         }
         if (it->format == JJ_FMT_COMMA || it->format == JJ_FMT_ARRAY) {
             int more = jj_separators(it);
@@ -298,18 +352,24 @@ static PyObject *jj_next_document(jj_many_iter *it) {
         }
         if (err == JJ_ERR_INCOMPLETE) {
             /* cut by the window's end: read again from its start, in a longer window
-             * when it began the window */
-            size_t want = it->batch;
-            if (s == 0) {
-                want = it->window_len > SIZE_MAX / 2 ? SIZE_MAX : 2 * it->window_len;
-                it->pos = it->window;
-            } else {
-                it->pos = it->window + s;
-            }
-            if (jj_open_window(it, want) < 0) return NULL;
+             * when it began the window (with more bytes, when streamed) */
+            size_t from = it->window + s;
+            size_t want = s == 0 ? (it->window_len > SIZE_MAX / 2 ? SIZE_MAX : 2 * it->window_len) : it->batch;
+            jj_restart_at(it, from);
+            it->want_next = want;
+            if (jj_need_bytes(it, from, s == 0 ? it->window_len + 1 : 1) <= 0) return NULL;
             continue;
         }
         size_t start = it->window + s, end = it->window + e;
+        if (it->format == JJ_FMT_LINES && it->streamed && !it->eof &&
+            !memchr(it->buf + end, '\n', it->len - end)) { /* its line may go on */
+            size_t have = it->len - start;
+            jj_restart_at(it, start);
+            it->want_next = have > SIZE_MAX / 2 ? SIZE_MAX : 2 * have + 1;
+            if (jj_need_bytes(it, start, it->want_next) <= 0) return NULL;
+            continue;
+        }
+        Py_CLEAR(it->cur_owner);
         it->cur = &it->parser;
         it->cur_input = it->buf + it->window;
         it->cur_len = it->window_len;
@@ -317,6 +377,11 @@ static PyObject *jj_next_document(jj_many_iter *it) {
         if (it->spans && err == JJ_OK) { /* the document alone, lazily */
             it->cur = &it->doc_parser;
             it->cur_input = it->buf + start;
+            if (it->streamed) { /* the buffer moves on: the view keeps a copy */
+                it->cur_owner = PyBytes_FromStringAndSize((const char *)it->buf + start, (Py_ssize_t)(end - start));
+                if (!it->cur_owner) return NULL;
+                it->cur_input = (const uint8_t *)PyBytes_AS_STRING(it->cur_owner);
+            }
             it->cur_len = end - start;
             it->cur_lazy = 1;
             err = jj_parse_lazy(it->cur, it->cur_input, it->cur_len);
@@ -358,9 +423,22 @@ static PyObject *jj_next_document(jj_many_iter *it) {
 static PyObject *jj_next_record(jj_many_iter *it) {
     const uint8_t *buf = it->buf;
     for (;;) {
-        if (it->pos >= it->len) return NULL;
+        if (it->pos >= it->len) {
+            if (!it->streamed || it->eof) return NULL;
+            if (jj_need_bytes(it, it->pos, 1) <= 0) return NULL;
+            buf = it->buf;
+            continue;
+        }
         size_t a = it->pos;
         const uint8_t *rs = memchr(buf + a, JJ_RS, it->len - a);
+        while (!rs && it->streamed && !it->eof) { /* the record may go on */
+            size_t have = it->len - a;
+            int go = jj_need_bytes(it, a, have > SIZE_MAX / 2 ? SIZE_MAX : 2 * have + 1);
+            if (go <= 0) return NULL;
+            buf = it->buf;
+            a = it->pos = 0;
+            rs = memchr(buf, JJ_RS, it->len);
+        }
         size_t b = rs ? (size_t)(rs - buf) : it->len;
         it->pos = rs ? b + 1 : it->len;
         size_t n = b - a; /* the record as json.loads would read it: white space and all */
@@ -378,6 +456,10 @@ static PyObject *jj_next_record(jj_many_iter *it) {
 
 /* ---- the iterator type ---- */
 
+PyObject *jj_many_next_value(jj_many_iter *it) {
+    return it->format == JJ_FMT_JSON_SEQ ? jj_next_record(it) : jj_next_document(it);
+}
+
 static PyObject *jj_many_iternext(PyObject *self) {
     jj_many_iter *it = (jj_many_iter *)self;
     if (it->done) return NULL;
@@ -385,8 +467,12 @@ static PyObject *jj_many_iternext(PyObject *self) {
         PyErr_SetString(PyExc_ValueError, "stream iterator already executing");
         return NULL;
     }
+    if (it->streamed && !it->reader) {
+        PyErr_SetString(PyExc_TypeError, "a Decoder's stream is read with feed() and close()");
+        return NULL;
+    }
     it->busy = 1;
-    PyObject *value = it->format == JJ_FMT_JSON_SEQ ? jj_next_record(it) : jj_next_document(it);
+    PyObject *value = jj_many_next_value(it);
     it->busy = 0;
     if (!value) { /* the end, or an error: nothing comes after either */
         it->done = 1;
@@ -404,6 +490,8 @@ static int jj_many_traverse(PyObject *self, visitproc visit, void *arg) {
     Py_VISIT(it->text);
     Py_VISIT(it->fields);
     Py_VISIT(it->default_value);
+    Py_VISIT(it->reader);
+    Py_VISIT(it->failure);
     if (it->has_view) Py_VISIT(it->view.obj);
     Py_VISIT(Py_TYPE(self));
     return 0;
@@ -425,6 +513,9 @@ static void jj_many_dealloc(PyObject *self) {
     Py_CLEAR(it->owner);
     Py_CLEAR(it->text);
     Py_CLEAR(it->utf8);
+    Py_CLEAR(it->reader);
+    Py_CLEAR(it->cur_owner);
+    Py_CLEAR(it->failure);
     free(it->copy);
     jj_parser_free(&it->parser);
     jj_parser_free(&it->doc_parser);
@@ -435,6 +526,7 @@ static void jj_many_dealloc(PyObject *self) {
 static PyType_Slot jj_many_slots[] = {
     {Py_tp_iter, PyObject_SelfIter},
     {Py_tp_iternext, jj_many_iternext},
+    {Py_tp_methods, jj_stream_methods},
     {Py_tp_traverse, jj_many_traverse},
     {Py_tp_clear, jj_many_clear},
     {Py_tp_dealloc, jj_many_dealloc},
@@ -505,6 +597,7 @@ PyObject *jj_many_open(PyObject *module, PyObject *const *args, Py_ssize_t nargs
     it->lazy = PyObject_IsTrue(args[2]) == 1;
     it->batch = (size_t)batch;
     it->default_value = Py_NewRef(args[4]);
+    it->origin = (jj_text_position){0, 1, 1};
     jj_parser_init(&it->parser);
     jj_parser_init(&it->doc_parser);
     PyObject_GC_Track((PyObject *)it);

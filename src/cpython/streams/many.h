@@ -33,6 +33,21 @@ typedef struct jj_many_iter {
     const uint8_t *buf;
     size_t len;
     PyObject *text;          /* the str json reads (a str input, or bytes json decodes) */
+    /* streamed input (a file object read in blocks, or chunks fed to a Decoder): buf is
+     * `copy`, holding the bytes from the next document on; what was dropped before it
+     * counts in `origin` (for error positions) */
+    int streamed;
+    PyObject *reader;        /* the file's read method, or NULL (fed) */
+    int eof;                 /* nothing more will come */
+    int starved;             /* fed: the last document needs more bytes */
+    int bom_checked;         /* the first bytes were looked at for a UTF-8 BOM */
+    size_t cap;
+    jj_text_position origin; /* where buf[0] is in the whole input */
+    size_t want_next;        /* the next window's size, when not batch */
+    size_t array_resume;     /* array: just after the last '[' or ',' (streamed errors) */
+    int array_after_comma;   /* ... which was a ',' */
+    PyObject *cur_owner;     /* the bytes of the document in hand, when streamed */
+    PyObject *failure;       /* fed: an error to raise on the next call */
     PyObject *utf8;          /* bytes holding exactly buf, made when an error needs it */
     /* the engine */
     jj_parser parser;
@@ -80,6 +95,16 @@ int jj_many_raise(jj_many_iter *it, size_t start, const jj_json_verdict *v);
 int jj_many_check_utf8(jj_many_iter *it, size_t start, size_t end);
 
 PyObject *jj_many_open(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+/* The next document's value; NULL at the end, with an exception, or (fed) starved. */
+PyObject *jj_many_next_value(jj_many_iter *it);
+/* many_stream.c: streamed input. */
+int jj_stream_take_reader(jj_many_iter *it, PyObject *file);
+/* Keeps buf[keep..len) (moved to the start) and reads until `want` bytes from it->pos
+ * (keep, or later for an array) are in hand or the file ends: 0, or -1. */
+int jj_stream_refill(jj_many_iter *it, size_t keep, size_t want);
+/* Appends bytes fed to a Decoder (after dropping what is done): 0 or -1. */
+int jj_stream_append(jj_many_iter *it, const uint8_t *bytes, size_t n);
+extern PyMethodDef jj_stream_methods[];
 int jj_many_add_type(PyObject *module, jj_state *st);
 
 #endif

@@ -81,6 +81,7 @@ PyObject *jj_many_json_value(jj_many_iter *it, size_t start, size_t end) {
 
 /* The object lazy documents keep alive for their input. */
 static PyObject *jj_input_owner(jj_many_iter *it) {
+    if (it->cur_owner) return it->cur_owner; /* a copy of the document (streamed input) */
     if (it->owner && !it->has_view && !it->copy) return it->owner; /* bytes or str read in place */
     return (PyObject *)it; /* the iterator holds the buffer or the copy */
 }
@@ -108,7 +109,8 @@ PyObject *jj_many_value(jj_many_iter *it, jj_parser *p, const uint8_t *input, si
 
 static PyObject *jj_many_utf8(jj_many_iter *it) {
     if (it->text) return NULL;
-    if (it->owner && PyBytes_Check(it->owner) && (const uint8_t *)PyBytes_AS_STRING(it->owner) == it->buf)
+    if (it->owner && !it->streamed && PyBytes_Check(it->owner) &&
+        (const uint8_t *)PyBytes_AS_STRING(it->owner) == it->buf)
         return it->owner;
     if (!it->utf8) it->utf8 = PyBytes_FromStringAndSize((const char *)it->buf, (Py_ssize_t)it->len);
     return it->utf8;
@@ -118,7 +120,7 @@ int jj_many_raise(jj_many_iter *it, size_t start, const jj_json_verdict *v) {
     if (v->error == JJ_JSON_ACCEPTED) return 1;
     PyObject *utf8 = jj_many_utf8(it);
     if (!it->text && !utf8) return -1;
-    return jj_raise_verdict(it->st, v, it->buf, start, it->text, utf8);
+    return jj_raise_verdict(it->st, v, it->buf, start, it->text, utf8, it->streamed ? &it->origin : NULL);
 }
 
 int jj_many_check_utf8(jj_many_iter *it, size_t start, size_t end) {

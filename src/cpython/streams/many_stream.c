@@ -1,0 +1,209 @@
+/* Streamed input for the stream iterator (many.h): a binary file read in blocks, or
+ * chunks fed to a jetjson.Decoder. Only the bytes from the next document on are kept
+ * (about a window plus the longest document), and `origin` counts what was dropped so
+ * that errors keep their positions in the whole input. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "many.h"
+
+#define JJ_READ_MIN ((size_t)64 << 10)
+
+/* The exception being raised, taken (normalized) or given back. */
+static PyObject *jj_take_raised(void) {
+#if PY_VERSION_HEX >= 0x030C0000
+    return PyErr_GetRaisedException();
+#else
+    PyObject *type, *exc, *tb;
+    PyErr_Fetch(&type, &exc, &tb);
+    PyErr_NormalizeException(&type, &exc, &tb);
+    if (exc && tb) PyException_SetTraceback(exc, tb);
+    Py_XDECREF(type);
+    Py_XDECREF(tb);
+    return exc;
+#endif
+}
+
+static void jj_give_raised(PyObject *exc) {
+#if PY_VERSION_HEX >= 0x030C0000
+    PyErr_SetRaisedException(exc);
+#else
+    PyErr_Restore(Py_NewRef((PyObject *)Py_TYPE(exc)), exc, PyException_GetTraceback(exc));
+#endif
+}
+
+int jj_stream_take_reader(jj_many_iter *it, PyObject *file) {
+    it->reader = PyObject_GetAttrString(file, "read");
+    if (!it->reader) return -1;
+    it->streamed = 1;
+    it->owner = Py_NewRef(file);
+    return 0;
+}
+
+/* Drops buf[0..keep), moving the rest to the start. */
+static void jj_stream_drop(jj_many_iter *it, size_t keep) {
+    /* an array keeps its text from the last separator on: its errors are explained
+     * from there (jj_fail_whole) */
+    if (it->format == JJ_FMT_ARRAY && it->array_state == 1 && keep > it->array_resume) keep = it->array_resume;
+    if (!keep) return;
+    it->origin = jj_position_after(it->origin, jj_text_position_of(it->buf, keep));
+    memmove(it->copy, it->copy + keep, it->len - keep);
+    it->len -= keep;
+    it->pos = it->pos > keep ? it->pos - keep : 0;
+    it->array_resume = it->array_resume > keep ? it->array_resume - keep : 0;
+    it->window_open = 0;
+    Py_CLEAR(it->utf8);
+}
+
+static int jj_stream_room(jj_many_iter *it, size_t need) {
+    if (need <= it->cap) return 0;
+    size_t cap = it->cap ? it->cap : JJ_READ_MIN;
+    while (cap < need) cap = cap > SIZE_MAX / 2 ? need : 2 * cap;
+    uint8_t *fresh = realloc(it->copy, cap);
+    if (!fresh) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    it->copy = fresh;
+    it->buf = fresh;
+    it->cap = cap;
+    return 0;
+}
+
+int jj_stream_append(jj_many_iter *it, const uint8_t *bytes, size_t n) {
+    jj_stream_drop(it, it->pos);
+    if (jj_stream_room(it, it->len + n) < 0) return -1;
+    memcpy(it->copy + it->len, bytes, n);
+    it->len += n;
+    if (!it->bom_checked && (it->len >= 3 || it->eof)) {
+        /* json decodes a UTF-8 BOM away: it counts in no position */
+        it->bom_checked = 1;
+        if (it->len >= 3 && memcmp(it->copy, "\xef\xbb\xbf", 3) == 0) {
+            memmove(it->copy, it->copy + 3, it->len - 3);
+            it->len -= 3;
+        }
+    }
+    return 0;
+}
+
+int jj_stream_refill(jj_many_iter *it, size_t keep, size_t want) {
+    jj_stream_drop(it, keep);
+    while (!it->eof && it->len - it->pos < want) {
+        size_t short_by = want - (it->len - it->pos);
+        size_t ask = short_by < JJ_READ_MIN ? JJ_READ_MIN : short_by;
+        PyObject *chunk = PyObject_CallFunction(it->reader, "n", (Py_ssize_t)ask);
+        if (!chunk) return -1;
+        Py_buffer view;
+        if (PyObject_GetBuffer(chunk, &view, PyBUF_SIMPLE) < 0) {
+            Py_DECREF(chunk);
+            if (PyErr_ExceptionMatches(PyExc_TypeError)) {
+                PyErr_Clear();
+                PyErr_SetString(PyExc_TypeError, "the stream's file must be opened in binary mode (read() gave str)");
+            }
+            return -1;
+        }
+        int rc = 0;
+        if (view.len == 0) it->eof = 1;
+        rc = jj_stream_append(it, view.buf, (size_t)view.len);
+        PyBuffer_Release(&view);
+        Py_DECREF(chunk);
+        if (rc < 0) return -1;
+    }
+    return 0;
+}
+
+/* ---- jetjson.Decoder's side: feed and close ---- */
+
+/* The documents that the bytes in hand complete: a list. */
+static PyObject *jj_stream_drain(jj_many_iter *it) {
+    PyObject *out = PyList_New(0);
+    while (out) {
+        PyObject *value = jj_many_next_value(it);
+        if (!value) {
+            if (PyErr_Occurred()) {
+                /* the documents before the error are returned; the error waits for the
+                 * next call */
+                it->done = 1;
+                if (PyList_GET_SIZE(out) == 0) Py_CLEAR(out);
+                else it->failure = jj_take_raised();
+            } else if (!it->starved) {
+                it->done = 1;
+            }
+            it->starved = 0;
+            break;
+        }
+        int rc = PyList_Append(out, value);
+        Py_DECREF(value);
+        if (rc < 0) Py_CLEAR(out);
+    }
+    return out;
+}
+
+static int jj_stream_usable(jj_many_iter *it) {
+    if (it->failure) { /* an error met after the documents the last call returned */
+        jj_give_raised(it->failure);
+        it->failure = NULL;
+        return 0;
+    }
+    if (!it->streamed || it->reader) {
+        PyErr_SetString(PyExc_TypeError, "feed() and close() are for a Decoder's stream");
+        return 0;
+    }
+    if (it->busy) {
+        PyErr_SetString(PyExc_ValueError, "stream iterator already executing");
+        return 0;
+    }
+    if (it->done || it->eof) {
+        PyErr_SetString(PyExc_ValueError, "the Decoder is closed (or failed)");
+        return 0;
+    }
+    return 1;
+}
+
+static PyObject *jj_stream_feed(PyObject *self, PyObject *chunk) {
+    jj_many_iter *it = (jj_many_iter *)self;
+    if (!jj_stream_usable(it)) return NULL;
+    PyObject *bytes = PyUnicode_Check(chunk) ? PyUnicode_AsEncodedString(chunk, "utf-8", "surrogatepass")
+                                             : Py_NewRef(chunk);
+    if (!bytes) return NULL;
+    Py_buffer view;
+    int ok = PyObject_GetBuffer(bytes, &view, PyBUF_SIMPLE) == 0;
+    Py_DECREF(bytes);
+    if (!ok) return NULL;
+    int rc = jj_stream_append(it, view.buf, (size_t)view.len);
+    PyBuffer_Release(&view);
+    if (rc < 0) return NULL;
+    it->busy = 1;
+    PyObject *out = jj_stream_drain(it);
+    it->busy = 0;
+    return out;
+}
+
+static PyObject *jj_stream_close(PyObject *self, PyObject *unused) {
+    (void)unused;
+    jj_many_iter *it = (jj_many_iter *)self;
+    if (!jj_stream_usable(it)) return NULL;
+    it->eof = 1;
+    it->window_open = 0; /* what was cut by the end of the chunks is read as the end */
+    it->busy = 1;
+    PyObject *out = jj_stream_drain(it);
+    it->busy = 0;
+    it->done = 1;
+    if (out && it->failure) {
+        /* the end of the input is the last chance to raise: the documents read before
+         * the error go with it, as its `documents` */
+        PyObject *exc = it->failure;
+        it->failure = NULL;
+        if (PyObject_SetAttrString(exc, "documents", out) < 0) PyErr_Clear();
+        Py_DECREF(out);
+        jj_give_raised(exc);
+        return NULL;
+    }
+    return out;
+}
+
+PyMethodDef jj_stream_methods[] = {
+    {"_feed", jj_stream_feed, METH_O, NULL},
+    {"_close", jj_stream_close, METH_NOARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
