@@ -103,3 +103,9 @@ def parse_file(path):
     """Parse the JSON file at ``path`` lazily, like ``parse`` (the views keep its bytes)."""
     with open(path, "rb") as f:
         return parse(f.read())
+
+
+# JSON <-> MessagePack (src/formats, src/cpython/formats/msgpack.c)
+from ._jetjson import json_to_msgpack, msgpack_to_json  # noqa: E402
+
+__all__ += ["json_to_msgpack", "msgpack_to_json"]
