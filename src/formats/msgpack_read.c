@@ -20,6 +20,8 @@
 /* Long strings and bins are written in pieces of this many input bytes, so that the room
  * reserved for one piece (6 bytes of output per byte of input, at worst) stays small. */
 #define JJ_MP_PIECE 65536
+/* Base64 pieces: a multiple of 3 bytes, so that only the last one is padded. */
+#define JJ_MP_B64_PIECE (3 * 21845)
 
 typedef struct mp_frame {
     uint64_t left;   /* items still to read (a map counts keys and values) */
@@ -69,7 +71,7 @@ static void put_double(jj_sink *out, double d, int as_key) {
 /* Base64 of b[0..n) (RFC 4648, padded), as base64.b64encode gives, in pieces. */
 static int put_base64(jj_sink *out, const uint8_t *b, size_t n) {
     while (n > 0) {
-        size_t take = n > JJ_MP_PIECE ? JJ_MP_PIECE : n; /* a multiple of 3 unless last */
+        size_t take = n > JJ_MP_B64_PIECE ? JJ_MP_B64_PIECE : n;
         if (room(out, take / 3 * 4 + 4)) return -1;
         uint8_t *o = out->pos;
         size_t i = 0;
