@@ -216,8 +216,9 @@ size_t jj_escape_orjson(const void *units, size_t n, int kind, uint8_t *out);
  * Python's decoder takes it (no overlong form, no surrogate, nothing past U+10FFFF):
  * otherwise JJ_ESCAPE_INVALID, with *bad at the offset of the first byte of the bad
  * sequence. Without it, bytes of 0x80 and up are copied unchecked. No quotes are written.
- * out has room for jj_escape_bound_json_utf8(n) bytes; 16-byte blocks are copied whole,
- * so a caller escaping a long text in pieces gives each piece that room. */
+ * out has room for 6n bytes (jj_escape_bound_json_utf8(n) less the quotes): 16-byte
+ * blocks are copied whole only where that room allows, so a caller escaping a long text
+ * in pieces gives each piece its own 6 x length. */
 #define JJ_ESCAPE_INVALID ((size_t)-2)
 size_t jj_escape_utf8_text(const uint8_t *s, size_t n, int validate, uint8_t *out, size_t *bad);
 

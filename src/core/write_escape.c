@@ -208,7 +208,7 @@ size_t jj_escape_orjson(const void *units, size_t n, int kind, uint8_t *out) {
 
 /* Length of the strict UTF-8 sequence at s[0..avail) led by c >= 0x80 (Python's own
  * decoder's rules: no overlong form, no surrogate, nothing past U+10FFFF), or 0. */
-static size_t jj_utf8_strict_len(const uint8_t *s, size_t avail) {
+static inline size_t jj_utf8_strict_len(const uint8_t *s, size_t avail) {
     uint8_t c = s[0];
     uint8_t lo = 0x80, hi = 0xbf;
     size_t need;
@@ -262,6 +262,14 @@ size_t jj_escape_utf8_text(const uint8_t *s, size_t n, int validate, uint8_t *ou
         } else {
             /* a run of multi-byte characters, each checked */
             do {
+                /* two-byte characters (Latin, Greek, Cyrillic, Hebrew, Arabic) inline */
+                if (s[i] >= 0xc2 && s[i] <= 0xdf && n - i >= 2 && (s[i + 1] & 0xc0) == 0x80) {
+                    o[0] = s[i];
+                    o[1] = s[i + 1];
+                    o += 2;
+                    i += 2;
+                    continue;
+                }
                 size_t len = jj_utf8_strict_len(s + i, n - i);
                 if (len == 0) {
                     *bad = i;

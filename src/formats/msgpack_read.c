@@ -99,10 +99,32 @@ static int put_base64(jj_sink *out, const uint8_t *b, size_t n) {
     return 0;
 }
 
+/* Strings up to this long try the block copy first. */
+#define JJ_MP_SHORT_STR 64
+
 /* The text of a str (no quotes), escaped; validated unless JJ_MP_NO_UTF8_CHECK. */
 static jj_mp_error put_str_text(mp_reader *r, const uint8_t *s, size_t n) {
     int validate = !(r->flags & JJ_MP_NO_UTF8_CHECK);
     size_t done = 0;
+    if (n <= JJ_MP_SHORT_STR && (size_t)(r->buf + r->len - s) >= ((n + 15) & ~(size_t)15)) {
+        /* Most strings are short keys and words of plain ASCII: whole 16-byte blocks
+         * are tested and copied, reading past the string's end but not the input's
+         * (the bytes past it are masked off), so no byte-by-byte tail. The first block
+         * with something to escape or non-ASCII goes to the escaper from there on. */
+        if (room(r->out, JJ_MP_SHORT_STR + 16)) return JJ_MP_NOMEM;
+        uint8_t *o = r->out->pos;
+        for (; done < n; done += 16) {
+            uint32_t m = jj_escape_flags16(s + done, 0);
+            if (n - done < 16) m &= (UINT32_C(1) << (n - done)) - 1;
+            if (m) break;
+            memcpy(o + done, s + done, 16);
+        }
+        if (done >= n) {
+            r->out->pos = o + n;
+            return JJ_MP_OK;
+        }
+        r->out->pos = o + done;
+    }
     while (done < n) {
         size_t take = n - done;
         if (take > JJ_MP_PIECE) {
@@ -134,9 +156,19 @@ static jj_mp_error mp_value(mp_reader *r, int as_key, uint64_t *opened, uint8_t 
     uint64_t count = 0; /* container items, or str/bin/ext bytes */
     enum { K_STR, K_BIN, K_EXT, K_ARRAY, K_MAP } kind;
     if (c <= 0x7f) {
-        if (as_key) *out->pos++ = '"';
-        out->pos += jj_format_uint64(c, (char *)out->pos);
-        if (as_key) *out->pos++ = '"';
+        /* positive fixint: up to three digits, written here */
+        uint8_t *o = out->pos;
+        if (as_key) *o++ = '"';
+        if (c >= 100) {
+            *o++ = '1';
+            o = jj_write_digits2(o, c - 100u);
+        } else if (c >= 10) {
+            o = jj_write_digits2(o, c);
+        } else {
+            *o++ = (uint8_t)('0' + c);
+        }
+        if (as_key) *o++ = '"';
+        out->pos = o;
         r->at = start + 1;
         return JJ_MP_OK;
     }
@@ -306,12 +338,11 @@ static jj_mp_error mp_document(mp_reader *r, mp_frame **stack, size_t *stack_cap
             continue;
         }
         /* the value is complete: separators, and closing what it completed */
+        /* Every value leaves JJ_MP_VALUE_ROOM / 2 bytes of room at least (it reserved
+         * JJ_MP_VALUE_ROOM and wrote at most half, or reserved again after a long
+         * string), so one separator needs no check; each closing bracket does. */
         for (;;) {
             if (depth == 0) return JJ_MP_OK;
-            if (room(r->out, 2)) {
-                r->status->error = JJ_MP_NOMEM;
-                return JJ_MP_NOMEM;
-            }
             mp_frame *f = &(*stack)[depth - 1];
             if (f->left > 0) {
                 f->left--;
@@ -325,6 +356,10 @@ static jj_mp_error mp_document(mp_reader *r, mp_frame **stack, size_t *stack_cap
                     *r->out->pos++ = ',';
                 }
                 break;
+            }
+            if (room(r->out, 2)) {
+                r->status->error = JJ_MP_NOMEM;
+                return JJ_MP_NOMEM;
             }
             *r->out->pos++ = f->is_map ? '}' : ']';
             depth--;
