@@ -77,8 +77,10 @@ jj_mp_error jj_json_to_msgpack(jj_parser *p, const uint8_t *buf, size_t len, uns
                                jj_mp_status *status);
 
 /* Appends the MessagePack of the document just parsed by p (jj_parse or jj_many_next;
- * not a lazy tape) from the text `input`. JJ_MP_OK, JJ_MP_SURROGATE, JJ_MP_NOMEM. */
-jj_mp_error jj_msgpack_write_document(const jj_parser *p, const uint8_t *input, jj_sink *out, jj_mp_status *status);
+ * not a lazy tape) from the text input[0..input_len) (the whole buffer given to the
+ * parser). JJ_MP_OK, JJ_MP_SURROGATE, JJ_MP_NOMEM. */
+jj_mp_error jj_msgpack_write_document(const jj_parser *p, const uint8_t *input, size_t input_len, jj_sink *out,
+                                      jj_mp_status *status);
 
 /* ---- MessagePack -> JSON ---- */
 

@@ -176,7 +176,8 @@ static int grow(jj_sink *out, uint8_t **pos, uint8_t **end, size_t n) {
     return 0;
 }
 
-jj_mp_error jj_msgpack_write_document(const jj_parser *p, const uint8_t *input, jj_sink *out, jj_mp_status *status) {
+jj_mp_error jj_msgpack_write_document(const jj_parser *p, const uint8_t *input, size_t input_len, jj_sink *out,
+                                      jj_mp_status *status) {
     const uint64_t *tape = p->tape;
     const size_t n = p->tape_len;
     uint8_t *pos = out->pos, *end = out->end;
@@ -198,9 +199,18 @@ jj_mp_error jj_msgpack_write_document(const jj_parser *p, const uint8_t *input, 
                 if (flags & JJ_STR_IN_INPUT) status->offset = jj_tape_str_offset(w) - 1;
                 goto fail;
             }
-            if (JJ_MP_UNLIKELY((size_t)(end - pos) < len + 5) && grow(out, &pos, &end, len + 5)) goto nomem;
+            if (JJ_MP_UNLIKELY((size_t)(end - pos) < len + 5 + 32) && grow(out, &pos, &end, len + 5 + 32)) goto nomem;
             pos = put_str_header(pos, len);
-            memcpy(pos, s, len);
+            if (len <= 32 && (!(flags & JJ_STR_IN_INPUT) || jj_tape_str_offset(w) + 32 <= input_len)) {
+                /* Two fixed 16-byte copies instead of a call to memcpy (the bytes past
+                 * the string are written over by what follows). They read 32 bytes:
+                 * inside the input when it has them, or in the string buffer, which the
+                 * parser keeps JJ_STRING_SLACK (64) bytes longer than its strings. */
+                memcpy(pos, s, 16);
+                memcpy(pos + 16, s + 16, 16);
+            } else {
+                memcpy(pos, s, len);
+            }
             pos += len;
             t += 2;
             break;
@@ -285,7 +295,7 @@ jj_mp_error jj_json_to_msgpack(jj_parser *p, const uint8_t *buf, size_t len, uns
         status->offset = 0;
         jj_error e = jj_parse(p, buf, len);
         if (e != JJ_OK) return json_fail(status, p, e, 1);
-        return jj_msgpack_write_document(p, buf, out, status);
+        return jj_msgpack_write_document(p, buf, len, out, status);
     }
     jj_many m;
     jj_error e = jj_many_start(&m, p, buf, len, 0);
@@ -297,6 +307,6 @@ jj_mp_error jj_json_to_msgpack(jj_parser *p, const uint8_t *buf, size_t len, uns
         if (e != JJ_OK) return json_fail(status, p, e, doc);
         status->document = doc;
         status->offset = start;
-        if (jj_msgpack_write_document(p, buf, out, status) != JJ_MP_OK) return status->error;
+        if (jj_msgpack_write_document(p, buf, len, out, status) != JJ_MP_OK) return status->error;
     }
 }
