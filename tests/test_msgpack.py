@@ -465,6 +465,31 @@ def test_big_outputs_grow_without_gil():
     assert m2j(packed) == oracle_msgpack_to_json(packed)
 
 
+def test_threads_converting_at_once():
+    # outputs that grow while the GIL is released, in several threads at a time: each
+    # resize takes the GIL back, so the threads interleave there
+    import threading
+    raw = b"[" + b",".join(b"1e5" for _ in range(30000)) + b"]"
+    packed = msgpack.packb([0.1 * i for i in range(30000)])
+    want_mp, want_json = oracle_json_to_msgpack(raw), oracle_msgpack_to_json(packed)
+    errors = []
+
+    def work():
+        try:
+            for _ in range(10):
+                assert j2m(raw) == want_mp
+                assert m2j(packed) == want_json
+        except BaseException as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+
+
 # ---- inputs and arguments -----------------------------------------------------------
 
 
