@@ -91,6 +91,10 @@ jj_mp_error jj_msgpack_write_document(const jj_parser *p, const uint8_t *input, 
 
 jj_mp_error jj_msgpack_to_json(const uint8_t *buf, size_t len, unsigned flags, jj_sink *out, jj_mp_status *status);
 
+/* The family of a MessagePack type byte, for messages: "integer", "nil", "boolean",
+ * "float", "string", "binary", "array", "map", "extension", "invalid type". */
+const char *jj_msgpack_type_name(uint8_t type_byte);
+
 #ifdef __cplusplus
 }
 #endif

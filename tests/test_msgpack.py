@@ -434,8 +434,21 @@ def test_json_cut_at_every_offset():
                                   b"\xc6\xff\xff\xff\xff", b"\xc9\xff\xff\xff\xff\x01", b"\xdc\xff\xff",
                                   b"\xde\x00\x09", b"\x9f", b"\x8f"])
 def test_huge_declared_lengths(head):
-    with pytest.raises(ValueError, match=r"truncated value \(byte 0\)"):
+    kind = {0xdd: "array", 0xdc: "array", 0x9f: "array", 0xdf: "map", 0xde: "map", 0x8f: "map",
+            0xdb: "string", 0xc6: "binary", 0xc9: "extension"}[head[0]]
+    with pytest.raises(ValueError, match=rf"^truncated {kind} \(byte 0\)$"):
         m2j(head + b"\xc0" * 5)
+
+
+def test_truncation_messages():
+    for packed, message in [(b"\x92\x01\xa5abc", "truncated string (byte 2)"),
+                            (b"\x91\xcd\x01", "truncated integer (byte 1)"),
+                            (b"\xcb\x00", "truncated float (byte 0)"),
+                            (b"\x92\x92\x01\x01", "truncated value (byte 4)"),
+                            (b"\x81\xa1k", "truncated value (byte 3)")]:
+        with pytest.raises(ValueError) as info:
+            m2j(packed)
+        assert str(info.value) == message
 
 
 def test_bad_type_byte():

@@ -37,6 +37,25 @@ typedef struct mp_reader {
     jj_mp_status *status;
 } mp_reader;
 
+const char *jj_msgpack_type_name(uint8_t b) {
+    if (b <= 0x7f || b >= 0xe0 || (b >= 0xcc && b <= 0xd3)) return "integer";
+    if (b <= 0x8f || b == 0xde || b == 0xdf) return "map";
+    if (b <= 0x9f || b == 0xdc || b == 0xdd) return "array";
+    if (b <= 0xbf || (b >= 0xd9 && b <= 0xdb)) return "string";
+    switch (b) {
+    case 0xc0: return "nil";
+    case 0xc1: return "invalid type";
+    case 0xc2:
+    case 0xc3: return "boolean";
+    case 0xc4:
+    case 0xc5:
+    case 0xc6: return "binary";
+    case 0xca:
+    case 0xcb: return "float";
+    default: return "extension";
+    }
+}
+
 static const char b64_alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 static inline uint16_t get_be16(const uint8_t *p) { return (uint16_t)((p[0] << 8) | p[1]); }

@@ -217,6 +217,10 @@ PyObject *jj_py_msgpack_to_json(PyObject *module, PyObject *const *args, Py_ssiz
             Py_CLEAR(o.bytes);
             if (err == JJ_MP_NOMEM) {
                 if (!PyErr_Occurred()) PyErr_NoMemory();
+            } else if (err == JJ_MP_TRUNCATED && status.offset < len) {
+                /* named after what was cut: "truncated string (byte 1234)" */
+                PyErr_Format(PyExc_ValueError, "truncated %s (byte %zu)", jj_msgpack_type_name(buf[status.offset]),
+                             status.offset);
             } else {
                 PyErr_Format(PyExc_ValueError, "%s (byte %zu)", jj_mp_error_name(err), status.offset);
             }
