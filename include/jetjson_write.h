@@ -207,6 +207,21 @@ size_t jj_escape_json_utf8(const void *units, size_t n, int kind, uint8_t *out);
 /* Returns JJ_ESCAPE_SURROGATE when a code point is in U+D800..U+DFFF. */
 size_t jj_escape_orjson(const void *units, size_t n, int kind, uint8_t *out);
 
+/* ---- escaping: UTF-8 bytes ----
+ *
+ * jj_escape_utf8_text writes the text between the quotes of a JSON string for the UTF-8
+ * bytes s[0..n), as json.dumps(..., ensure_ascii=False) and orjson spell it: " \ \b \f
+ * \n \r \t escaped, other bytes below 0x20 as \u00XX (lowercase hex), everything else
+ * (0x7F and all non-ASCII) raw. With `validate`, the bytes must be strict UTF-8 as
+ * Python's decoder takes it (no overlong form, no surrogate, nothing past U+10FFFF):
+ * otherwise JJ_ESCAPE_INVALID, with *bad at the offset of the first byte of the bad
+ * sequence. Without it, bytes of 0x80 and up are copied unchecked. No quotes are written.
+ * out has room for 6n bytes (jj_escape_bound_json_utf8(n) less the quotes): 16-byte
+ * blocks are copied whole only where that room allows, so a caller escaping a long text
+ * in pieces gives each piece its own 6 x length. */
+#define JJ_ESCAPE_INVALID ((size_t)-2)
+size_t jj_escape_utf8_text(const uint8_t *s, size_t n, int validate, uint8_t *out, size_t *bad);
+
 /* ---- numbers ---- */
 
 /* "-9223372036854775808" and "18446744073709551615" are 20 characters. */

@@ -225,3 +225,9 @@ class Decoder:
     def close(self):
         """The documents the end of the input completes; nothing may be fed after."""
         return self._stream._close()
+
+
+# JSON <-> MessagePack (src/formats, src/cpython/formats/msgpack.c)
+from ._jetjson import json_to_msgpack, msgpack_to_json  # noqa: E402
+
+__all__ += ["json_to_msgpack", "msgpack_to_json"]

@@ -137,3 +137,24 @@ def dumpb(
     default: Callable[[Any], Any] | None = ...,
     option: int | None = ...,
 ) -> bytes: ...
+
+# JSON <-> MessagePack
+def json_to_msgpack(
+    data: str | bytes | bytearray | memoryview,
+    /,
+    *,
+    ndjson: bool = False,
+    block_size: int = 1048576,
+    threads: int | None = None,
+) -> bytes: ...
+def msgpack_to_json(
+    data: bytes | bytearray | memoryview,
+    /,
+    *,
+    stream: bool = False,
+    validate_utf8: bool = True,
+    binary_as_base64: bool = True,
+    ext_as_null: bool = False,
+    block_size: int = 1048576,
+    threads: int | None = None,
+) -> bytes: ...

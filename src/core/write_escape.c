@@ -203,3 +203,83 @@ size_t jj_escape_orjson(const void *units, size_t n, int kind, uint8_t *out) {
     if (kind == 2) return jj_escape_body(units, n, 2, JJ_STYLE_ORJSON, out);
     return jj_escape_body(units, n, 4, JJ_STYLE_ORJSON, out);
 }
+
+/* ---- escaping UTF-8 bytes (jj_escape_utf8_text) ---- */
+
+/* Length of the strict UTF-8 sequence at s[0..avail) led by c >= 0x80 (Python's own
+ * decoder's rules: no overlong form, no surrogate, nothing past U+10FFFF), or 0. */
+static inline size_t jj_utf8_strict_len(const uint8_t *s, size_t avail) {
+    uint8_t c = s[0];
+    uint8_t lo = 0x80, hi = 0xbf;
+    size_t need;
+    if (c >= 0xc2 && c <= 0xdf) {
+        need = 2;
+    } else if (c >= 0xe0 && c <= 0xef) {
+        need = 3;
+        if (c == 0xe0) lo = 0xa0;
+        else if (c == 0xed) hi = 0x9f; /* surrogates */
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        need = 4;
+        if (c == 0xf0) lo = 0x90;
+        else if (c == 0xf4) hi = 0x8f;
+    } else {
+        return 0;
+    }
+    if (avail < need || s[1] < lo || s[1] > hi) return 0;
+    for (size_t k = 2; k < need; k++)
+        if ((s[k] & 0xc0) != 0x80) return 0;
+    return need;
+}
+
+size_t jj_escape_utf8_text(const uint8_t *s, size_t n, int validate, uint8_t *out, size_t *bad) {
+    uint8_t *o = out;
+    size_t i = 0;
+    for (;;) {
+        /* 16 bytes copied at once, then the first that needs a look is dealt with */
+        while (i + 16 <= n) {
+            uint32_t m = jj_escape_flags16(s + i, 0);
+            memcpy(o, s + i, 16);
+            if (m == 0) {
+                i += 16;
+                o += 16;
+                continue;
+            }
+            unsigned k = (unsigned)__builtin_ctz(m);
+            i += k;
+            o += k;
+            break;
+        }
+        if (i >= n) break;
+        uint8_t c = s[i];
+        if (c < 0x80) {
+            if (jj_escape_letter[c] && (c < 0x20 || c == '"' || c == '\\')) o = jj_write_escape_ascii(o, c);
+            else *o++ = c;
+            i++;
+        } else if (!validate) {
+            /* a run of bytes of 0x80 and up, copied as they are */
+            do *o++ = s[i++];
+            while (i < n && s[i] >= 0x80);
+        } else {
+            /* a run of multi-byte characters, each checked */
+            do {
+                /* two-byte characters (Latin, Greek, Cyrillic, Hebrew, Arabic) inline */
+                if (s[i] >= 0xc2 && s[i] <= 0xdf && n - i >= 2 && (s[i + 1] & 0xc0) == 0x80) {
+                    o[0] = s[i];
+                    o[1] = s[i + 1];
+                    o += 2;
+                    i += 2;
+                    continue;
+                }
+                size_t len = jj_utf8_strict_len(s + i, n - i);
+                if (len == 0) {
+                    *bad = i;
+                    return JJ_ESCAPE_INVALID;
+                }
+                memcpy(o, s + i, 4 <= n - i ? 4 : len);
+                o += len;
+                i += len;
+            } while (i < n && s[i] >= 0x80);
+        }
+    }
+    return (size_t)(o - out);
+}

@@ -271,6 +271,21 @@ static PyMethodDef jj_methods[] = {
      "are all kept, and there is no nesting or int digit limit."},
     {"dumpb", (PyCFunction)(void (*)(void))jj_dumpb, METH_FASTCALL | METH_KEYWORDS,
      "dumpb(obj, /, default=None, option=None)\n--\n\nSerialize obj to JSON bytes exactly as orjson.dumps does."},
+    {"json_to_msgpack", (PyCFunction)(void (*)(void))jj_py_json_to_msgpack, METH_FASTCALL | METH_KEYWORDS,
+     "json_to_msgpack(data, /, *, ndjson=False, block_size=1048576, threads=None)\n--\n\n"
+     "MessagePack bytes for JSON data (str, bytes, bytearray or memoryview): the bytes of\n"
+     "msgpack.packb(json.loads(data)), but duplicate keys are kept and ints past 64 bits become\n"
+     "float64. ndjson=True: whitespace-separated documents, one MessagePack value each. Invalid\n"
+     "JSON raises ValueError naming the document (from 1). block_size (> 0) and threads (None\n"
+     "or >= 0) are checked but the conversion runs on the calling thread, GIL released."},
+    {"msgpack_to_json", (PyCFunction)(void (*)(void))jj_py_msgpack_to_json, METH_FASTCALL | METH_KEYWORDS,
+     "msgpack_to_json(data, /, *, stream=False, validate_utf8=True, binary_as_base64=True, ext_as_null=False,\n"
+     "block_size=1048576, threads=None)\n--\n\n"
+     "Compact JSON bytes for MessagePack data (any bytes-like object): floats as repr (NaN and\n"
+     "infinities as null), bin as base64 strings (binary_as_base64=False: ValueError), non-str\n"
+     "keys as json.dumps writes them (\"1\", \"true\", \"null\"), extension values ValueError (or\n"
+     "null with ext_as_null=True). stream=True: a sequence of values, one NDJSON line each.\n"
+     "Invalid input raises ValueError naming the byte. block_size and threads as json_to_msgpack."},
     {"_stats", jj_stats, METH_NOARGS, NULL},
     {"_many", (PyCFunction)(void (*)(void))jj_many_open, METH_FASTCALL, NULL},
     {"_dumpb_many", (PyCFunction)(void (*)(void))jj_dumpb_many, METH_FASTCALL, NULL},

@@ -141,6 +141,10 @@ PyObject *jj_text_valid(PyObject *module, PyObject *data);
 PyObject *jj_text_minify(PyObject *module, PyObject *data);
 PyObject *jj_text_indent(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 
+/* formats/msgpack.c: json_to_msgpack, msgpack_to_json (module methods). */
+PyObject *jj_py_json_to_msgpack(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+PyObject *jj_py_msgpack_to_json(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+
 /* input.c: the bytes to parse from a bytes/bytearray/memoryview/str object. */
 typedef struct jj_input {
     const uint8_t *buf;
