@@ -24,6 +24,7 @@ import errno
 import io
 import mmap
 import os
+import re
 import signal
 import stat
 import sys
@@ -38,6 +39,7 @@ MAP_MIN_BYTES = 1 << 20
 #: Inputs at least this big get a progress line on stderr, when stderr is a terminal.
 PROGRESS_MIN_BYTES = 64 << 20
 _BOM = b"\xef\xbb\xbf"
+_SURROGATE = re.compile(rb"\xed[\xa0-\xbf]")
 
 
 class CliError(Exception):
@@ -198,18 +200,12 @@ def _decode_text(data: Buffer) -> str:
 
 
 def _utf8_text_ok(data: Buffer) -> bool:
-    """Whether json.tool's UTF-8 read takes these bytes as they are (no BOM, no encoded
-    surrogate, valid UTF-8), on a document the engine already found valid; cheap for
-    ASCII."""
+    """Whether json.tool's strict UTF-8 read takes these bytes as they are, for bytes the
+    engine found valid (it reads UTF-8 as json.loads does, 'surrogatepass'): no BOM and
+    no encoded surrogate (ED A0..BF). A regex search: no copy of a mapped file."""
     if data[:3] == _BOM:
         return False
-    if not _has_byte(data, b"\xed"):
-        return True  # the engine validated the UTF-8; only surrogates (ED A0..BF) remain
-    try:
-        bytes(data).decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
+    return _SURROGATE.search(data) is None  # type: ignore[call-overload]
 
 
 def _has_byte(data: Buffer, b: bytes) -> bool:
@@ -234,9 +230,9 @@ def _format_fast(data: Buffer, args: argparse.Namespace, out: Output) -> bool:
     """The engine's own formatter, when the checks say its bytes are json.tool's: writes
     the result and returns True; False (nothing written) when the document needs the
     object path."""
-    import jetjson
+    from . import _jetjson
 
-    tool = getattr(jetjson, "_tool_format", None)
+    tool = getattr(_jetjson, "_tool_format", None)
     if tool is None or not _utf8_text_ok(data):
         return False
     kw = _dump_kwargs(args)
@@ -244,7 +240,9 @@ def _format_fast(data: Buffer, args: argparse.Namespace, out: Output) -> bool:
     if isinstance(indent, int) and indent < 0:
         indent = 0  # json: " " * -1 == ""
     mode = "compact" if args.compact else ("line" if indent is None else "indent")
-    return bool(tool(data, out.open(), mode, indent if mode == "indent" else 0,
+    if not args.ensure_ascii and out.text_encoding().replace("-", "").lower() != "utf8":
+        return False  # the text layer encodes it (and words any error)
+    return bool(tool(data, out.write, mode, indent if mode == "indent" else 0,
                      bool(args.ensure_ascii), bool(args.sort_keys)))
 
 
@@ -361,7 +359,7 @@ def _validate_lines(name: str, data: Buffer, progress: Progress) -> List[str]:
             stop = n if end < 0 else end + 1
             chunk = view[start:stop]
             # the engine's check first; the UTF-8 details json.tool adds only when needed
-            if not valid(chunk) or (_has_byte(chunk, b"\xed") or chunk[:3] == _BOM) and not _utf8_text_ok(chunk):
+            if not valid(chunk) or not _utf8_text_ok(chunk):
                 _, col, msg = _why_invalid(chunk)
                 problems.append(f"{name}:{lineno}:{col}: {msg}")
             lineno += 1

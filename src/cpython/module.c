@@ -271,6 +271,10 @@ static PyMethodDef jj_methods[] = {
     {"dumpb", (PyCFunction)(void (*)(void))jj_dumpb, METH_FASTCALL | METH_KEYWORDS,
      "dumpb(obj, /, default=None, option=None)\n--\n\nSerialize obj to JSON bytes exactly as orjson.dumps does."},
     {"_stats", jj_stats, METH_NOARGS, NULL},
+    {"_tool_format", (PyCFunction)(void (*)(void))jj_tool_format, METH_VARARGS | METH_KEYWORDS,
+     "_tool_format(data, write, mode, indent, ensure_ascii, sort_keys)\n--\n\n"
+     "The command line's json.tool writer (python -m jetjson): True when written, False when\n"
+     "the document needs json.loads + json.dumps."},
     {NULL, NULL, 0, NULL},
 };
 
