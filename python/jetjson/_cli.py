@@ -360,7 +360,8 @@ def _validate_lines(name: str, data: Buffer, progress: Progress) -> List[str]:
             chunk = view[start:stop]
             # the engine's check first; the UTF-8 details json.tool adds only when needed
             if not valid(chunk) or not _utf8_text_ok(chunk):
-                _, col, msg = _why_invalid(chunk)
+                # without its line end, so that the column is on this line
+                _, col, msg = _why_invalid(bytes(chunk).rstrip(b"\r\n"))
                 problems.append(f"{name}:{lineno}:{col}: {msg}")
             lineno += 1
             start = stop
