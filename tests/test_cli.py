@@ -270,6 +270,30 @@ def test_validate_ndjson(tmp_path):
     assert _cli_run(["validate", str(good)])[0] == 1  # three documents are not one
 
 
+def test_validate_ndjson_many_lines(tmp_path):
+    """The engine's one-call line check against json.loads line by line."""
+    import random
+
+    rng = random.Random(5)
+    broken = [b"", b"[1,", b'{"a" 1}', b"tru", b"[1] 2", b'"\xff"', b"1" * 5000, b"[" * 3000 + b"]" * 3000,
+              b'{"a": NaN}', b'"\xed\xa0\x80"', b"  "]
+    lines = []
+    for i in range(3000):
+        lines.append(rng.choice(broken) if rng.random() < 0.02 else
+                     json.dumps({"i": i, "s": "\u00e9" * (i % 3), "f": i / 7}, ensure_ascii=i % 2 == 0).encode())
+    path = tmp_path / "many.ndjson"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    expected = []
+    for n, line in enumerate(lines, 1):
+        try:
+            json.loads(line.decode("utf-8"))
+        except (ValueError, RecursionError):
+            expected.append(n)
+    status, out, _ = _cli_run(["validate", "--ndjson", str(path)])
+    reported = [int(row.split(":")[1]) for row in out.decode().splitlines()]
+    assert reported == expected and status == (1 if expected else 0)
+
+
 def test_validate_unreadable(tmp_path):
     status, out, err = _cli_run(["validate", str(tmp_path / "missing.json"), str(tmp_path)])
     assert status == 2

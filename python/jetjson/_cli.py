@@ -344,30 +344,18 @@ def _valid_document(data: Buffer) -> bool:
 
 
 def _validate_lines(name: str, data: Buffer, progress: Progress) -> List[str]:
-    """Each line a document (a blank line is an error, as json.tool --json-lines)."""
-    import jetjson
+    """Each line a document (an empty line is an error, as in json.tool --json-lines)."""
+    from . import _jetjson
 
+    progress.show("validating")
     problems: List[str] = []
-    valid = jetjson.valid
-    start, n = 0, len(data)
-    find = data.find  # type: ignore[union-attr]
-    lineno = 1
-    view = memoryview(data)  # slices of it copy nothing
-    try:
-        while start < n:
-            end = find(b"\n", start)
-            stop = n if end < 0 else end + 1
-            chunk = view[start:stop]
-            # the engine's check first; the UTF-8 details json.tool adds only when needed
-            if not valid(chunk) or not _utf8_text_ok(chunk):
-                # without its line end, so that the column is on this line
-                _, col, msg = _why_invalid(bytes(chunk).rstrip(b"\r\n"))
-                problems.append(f"{name}:{lineno}:{col}: {msg}")
-            lineno += 1
-            start = stop
-            progress.show("validating", start)
-    finally:
-        view.release()
+    suspects = _jetjson._tool_validate_lines(data)  # the lines to look at, in one call
+    for lineno, start, stop in suspects:
+        line = bytes(data[start:stop]).rstrip(b"\r\n")  # the column is on this line
+        if _valid_document(line) and line:
+            continue  # deep or long-int lines the engine leaves to json: json took them
+        _, col, msg = _why_invalid(line)
+        problems.append(f"{name}:{lineno}:{col}: {msg}")
     return problems
 
 
@@ -606,70 +594,76 @@ def _format_parser(prog: str, top: bool) -> argparse.ArgumentParser:
     return parser
 
 
-def _command_parsers() -> dict:
-    from . import _bench
+def _new_parser(name: str, description: str, func: Callable[[argparse.Namespace], int],
+                epilog: Optional[str] = None) -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog=f"{PROG} {name}", description=description, epilog=epilog,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.set_defaults(func=func)
+    return p
 
-    parsers: dict = {}
 
-    def new(name: str, description: str, func: Callable[[argparse.Namespace], int],
-            epilog: Optional[str] = None) -> argparse.ArgumentParser:
-        p = argparse.ArgumentParser(prog=f"{PROG} {name}", description=description, epilog=epilog,
-                                    formatter_class=argparse.RawDescriptionHelpFormatter)
-        p.set_defaults(func=func)
-        parsers[name] = p
-        return p
-
-    parsers["format"] = _format_parser(f"{PROG} format", top=False)
-
-    p = new("validate", "Check that each FILE holds valid JSON (what json.tool accepts). Prints "
-                        "FILE:LINE:COL: MESSAGE for every invalid file and nothing for valid ones.",
-            _cmd_validate,
-            epilog="exit status: 0 all valid, 1 some invalid, 2 a file could not be read")
-    p.add_argument("files", nargs="+", metavar="FILE", help="files to check (- for stdin)")
-    p.add_argument("--json-lines", "--ndjson", dest="json_lines", action="store_true",
-                   help="each line is a document of its own (JSON Lines / NDJSON)")
-    p.add_argument("-v", "--verbose", action="store_true", help="also print FILE: ok for valid files")
-
-    p = new("minify", "Write the document without any whitespace between tokens. Numbers and "
-                      "strings keep their spelling (no re-encoding). The input is validated first.",
-            _cmd_minify)
+def _io_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("infile", nargs="?", default="-", help="file to read (default, or -, is stdin)")
     p.add_argument("outfile", nargs="?", default=None, help="file to write (default, or -, is stdout)")
 
-    p = new("get", "Print the value at each JSON Pointer (RFC 6901), one JSON value per line. "
-                   "Only the values asked for are built, so this is fast on big files.",
-            _cmd_get,
-            epilog=f"example: {PROG} get data.json /users/0/name /count\n"
-                   "  (\"\" is the whole document; ~1 stands for ~ and ~0 for / in keys)")
-    p.add_argument("file", metavar="FILE", help="the JSON file (- for stdin)")
-    p.add_argument("pointers", nargs="+", metavar="POINTER", help="a JSON Pointer such as /a/0/b")
-    p.add_argument("--indent", type=int, default=None, metavar="N", help="pretty-print each value")
-    p.add_argument("--sort-keys", action="store_true", help="sort the keys of objects")
-    p.add_argument("--ensure-ascii", action="store_true", help="escape non-ASCII characters")
 
-    lines = "\n".join(f"  {k:8} {v[1]}" + ("" if v[0] else " (not available in this version)")
-                      for k, v in CONVERTERS.items())
-    p = new("convert", "Convert between JSON and other layouts.", _cmd_convert,
-            epilog="formats:\n" + lines)
-    p.add_argument("--to", required=True, choices=list(CONVERTERS), metavar="FORMAT",
-                   help="what to write: " + ", ".join(CONVERTERS))
-    p.add_argument("infile", nargs="?", default="-", help="file to read (default, or -, is stdin)")
-    p.add_argument("outfile", nargs="?", default=None, help="file to write (default, or -, is stdout)")
-    p.add_argument("--indent", type=int, default=None, metavar="N",
-                   help="with --to json: pretty-print with N spaces")
-    p.add_argument("--compact", action="store_true", help="with --to json: no spaces at all")
-    p.add_argument("--no-ensure-ascii", dest="ensure_ascii", action="store_false",
-                   help="write non-ASCII characters as they are")
+def _command_parser(name: str) -> argparse.ArgumentParser:
+    """The parser of one command (only that one is built: the others cost startup time)."""
+    if name == "format":
+        return _format_parser(f"{PROG} format", top=False)
+    if name == "validate":
+        p = _new_parser(name, "Check that each FILE holds valid JSON (what json.tool accepts).\n"
+                              "Prints FILE:LINE:COL: MESSAGE for each invalid file, nothing for valid ones.",
+                        _cmd_validate,
+                        epilog="exit status: 0 all valid, 1 some invalid, 2 a file could not be read")
+        p.add_argument("files", nargs="+", metavar="FILE", help="files to check (- for stdin)")
+        p.add_argument("--json-lines", "--ndjson", dest="json_lines", action="store_true",
+                       help="each line is a document of its own (JSON Lines / NDJSON); an empty "
+                            "line is an error, as in json.tool --json-lines")
+        p.add_argument("-v", "--verbose", action="store_true", help="also print FILE: ok for valid files")
+    elif name == "minify":
+        p = _new_parser(name, "Write the document without any whitespace between tokens. Numbers and\n"
+                              "strings keep their spelling (no re-encoding). The input is validated first.",
+                        _cmd_minify)
+        _io_arguments(p)
+    elif name == "get":
+        p = _new_parser(name, "Print the value at each JSON Pointer (RFC 6901), one JSON value per line.\n"
+                              "Only the values asked for are built, so this is fast on big files.",
+                        _cmd_get,
+                        epilog=f"example: {PROG} get data.json /users/0/name /count\n"
+                               "  (\"\" is the whole document; in keys ~1 stands for / and ~0 for ~)")
+        p.add_argument("file", metavar="FILE", help="the JSON file (- for stdin)")
+        p.add_argument("pointers", nargs="+", metavar="POINTER", help="a JSON Pointer such as /a/0/b")
+        p.add_argument("--indent", type=int, default=None, metavar="N", help="pretty-print each value")
+        p.add_argument("--sort-keys", action="store_true", help="sort the keys of objects")
+        p.add_argument("--ensure-ascii", action="store_true", help="escape non-ASCII characters")
+    elif name == "convert":
+        lines = "\n".join(f"  {k:8} {v[1]}" + ("" if v[0] else " (not available in this version)")
+                          for k, v in CONVERTERS.items())
+        p = _new_parser(name, "Convert between JSON and other layouts.", _cmd_convert,
+                        epilog="formats:\n" + lines + f"\n\nexample: {PROG} convert --to ndjson list.json rows.ndjson")
+        p.add_argument("--to", required=True, choices=list(CONVERTERS), metavar="FORMAT",
+                       help="what to write: " + ", ".join(CONVERTERS))
+        _io_arguments(p)
+        p.add_argument("--indent", type=int, default=None, metavar="N",
+                       help="with --to json: pretty-print with N spaces")
+        p.add_argument("--compact", action="store_true", help="with --to json: no spaces at all")
+        p.add_argument("--no-ensure-ascii", dest="ensure_ascii", action="store_false",
+                       help="write non-ASCII characters as they are")
+    elif name == "bench":
+        from . import _bench
 
-    p = new("bench", "Time jetjson against the standard json module (and orjson, if installed) "
-                     "on three files of the corpus in data/ (run from a clone of the repository, "
-                     "or --data DIR), else on documents generated in memory. Before timing, each "
-                     "result of jetjson is checked equal to json's. Needs only the standard library.",
-            _cmd_bench)
-    _bench.add_arguments(p)
-
-    new("features", "Print what this build of jetjson detected and uses, as JSON.", _cmd_features)
-    return parsers
+        p = _new_parser(name, "Time jetjson against the standard json module (and orjson, if installed)\n"
+                              "on three files of the corpus in data/ (run from a clone of the repository,\n"
+                              "or --data DIR), else on documents generated in memory. Before timing, each\n"
+                              "result of jetjson is checked equal to json's (and the check is reported).",
+                        _cmd_bench)
+        _bench.add_arguments(p)
+    elif name == "features":
+        p = _new_parser(name, "Print what this build of jetjson detected and uses, as JSON.", _cmd_features)
+    else:
+        raise KeyError(name)
+    return p
 
 
 COMMANDS = ("format", "validate", "minify", "get", "convert", "bench", "features")
@@ -683,7 +677,7 @@ def build_parser() -> argparse.ArgumentParser:
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     argv = list(argv)
     if argv and argv[0] in COMMANDS:
-        return _command_parsers()[argv[0]].parse_args(argv[1:])
+        return _command_parser(argv[0]).parse_args(argv[1:])
     if argv and argv[0] == "--":  # a file named like a command: python -m jetjson -- format
         argv = argv[1:]
     return build_parser().parse_args(argv)

@@ -275,6 +275,10 @@ static PyMethodDef jj_methods[] = {
      "_tool_format(data, write, mode, indent, ensure_ascii, sort_keys)\n--\n\n"
      "The command line's json.tool writer (python -m jetjson): True when written, False when\n"
      "the document needs json.loads + json.dumps."},
+    {"_tool_validate_lines", jj_tool_validate_lines, METH_O,
+     "_tool_validate_lines(data)\n--\n\n"
+     "(line number, start, stop) of each line of data that is not a document the engine\n"
+     "accepts outright (python -m jetjson validate --ndjson)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -128,6 +128,7 @@ PyObject *jj_text_minify(PyObject *module, PyObject *data);
 PyObject *jj_text_indent(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 /* text/tool.c: the command line's json.tool writer (_tool_format). */
 PyObject *jj_tool_format(PyObject *module, PyObject *args, PyObject *kwargs);
+PyObject *jj_tool_validate_lines(PyObject *module, PyObject *data);
 
 /* input.c: the bytes to parse from a bytes/bytearray/memoryview/str object. */
 typedef struct jj_input {
