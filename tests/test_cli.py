@@ -106,8 +106,9 @@ def test_corpus_default(path):
     assert_same([path])
 
 
+@pytest.mark.parametrize("sort_keys", [False, True], ids=["", "sort-keys"])
 @pytest.mark.parametrize("path", data_params("corpus"))
-def test_corpus_takes_the_text_path(path):
+def test_corpus_takes_the_text_path(path, sort_keys):
     """The corpus goes through the engine's writer (no objects), not the fallback: the
     parity tests above then test that writer."""
     from jetjson import _jetjson
@@ -115,8 +116,9 @@ def test_corpus_takes_the_text_path(path):
     with open(path, "rb") as f:
         data = f.read()
     chunks = []
-    assert _jetjson._tool_format(data, chunks.append, "indent", 4, True, False) is True
-    assert b"".join(chunks) == (json.dumps(json.loads(data), indent=4) + "\n").encode()
+    assert _jetjson._tool_format(data, chunks.append, "indent", 4, True, sort_keys) is True
+    expected = json.dumps(json.loads(data), indent=4, sort_keys=sort_keys) + "\n"
+    assert b"".join(chunks) == expected.encode()
 
 
 @pytest.mark.parametrize("flags", COMBOS, ids=" ".join)
@@ -148,6 +150,7 @@ def test_json_test_suite(path):
 EDGE_DOCS = [
     b'{"a": 1, "a": 2, "b": {"x": [], "x": {}}}',       # duplicate keys: last value, first place
     b'{"b": 1, "a": 2, "c": {"z": 1, "y": 2}}',          # unsorted keys
+    b'[{"b": {"y": [{"q": 1, "p": {}}], "x": []}, "a": [{"d": 1, "c": 2}]}, {"\xc3\xa9": 1, "z": 2, "\xe2\x82\xac": 3}]',
     b'[1E5, 1e-7, -0, -0.0, 0.1e1, 1e400, -1e400, 123456789012345678901234567890]',
     b'[NaN, Infinity, -Infinity]',                      # json accepts them, the engine does not
     b'"\\u00E9\\/\\ud83d\\ude00\\u007f\x7f\\"\\\\\\n\\u0001 \xc3\xa9 \xf0\x9f\x98\x80"',

@@ -89,7 +89,8 @@ class Input:
                     self._map = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
                     if hasattr(self._map, "madvise") and hasattr(mmap, "MADV_SEQUENTIAL"):
                         self._map.madvise(mmap.MADV_SEQUENTIAL)
-                    self.data = self._map
+                    # a memoryview: what every jetjson function takes (an mmap is not)
+                    self.data = memoryview(self._map)
                 else:
                     self.data = f.read()
             except OSError as exc:
@@ -99,6 +100,11 @@ class Input:
         return len(self.data)
 
     def close(self) -> None:
+        if isinstance(self.data, memoryview):
+            try:
+                self.data.release()
+            except BufferError:  # a slice of it is still alive: the process ends soon
+                pass
         self.data = b""
         if self._map is not None:
             try:
@@ -208,12 +214,6 @@ def _utf8_text_ok(data: Buffer) -> bool:
     return _SURROGATE.search(data) is None  # type: ignore[call-overload]
 
 
-def _has_byte(data: Buffer, b: bytes) -> bool:
-    if isinstance(data, memoryview):
-        data = data.tobytes()
-    return data.find(b) >= 0
-
-
 # --------------------------------------------------------------------------
 # format: json.tool
 # --------------------------------------------------------------------------
@@ -288,8 +288,8 @@ def _cmd_format(args: argparse.Namespace) -> int:
     out = Output(args.outfile)
     progress = Progress(inp.name, len(inp))
     try:
-        if inp.same_file(args.outfile) and isinstance(inp.data, mmap.mmap):
-            inp.data = inp.data[:]  # the output truncates the file: keep a copy of it
+        if inp.same_file(args.outfile):
+            inp.data = bytes(inp.data)  # the output truncates the file: keep a copy of it
         if args.json_lines:
             _format_lines(inp, args, out, progress)
         else:

@@ -12,8 +12,8 @@
  * what it leaves to the object path (returns False):
  *   - invalid documents (json's error text comes from the object path), input json would
  *     decode first (UTF-16/32, a BOM: the request frame says so), deep nesting, long ints;
- *   - duplicate keys in an object (json keeps the last value at the first place), keys
- *     with escapes, and objects whose keys are not already in order when sort_keys;
+ *   - duplicate keys in an object (json keeps the last value at the first place) and keys
+ *     with escapes (sort_keys sorts the others: raw UTF-8 sorts as str does);
  *   - a lone surrogate escape without ensure_ascii (json.tool fails writing it).
  * The input must also be text json.tool's strict UTF-8 read accepts (no encoded
  * surrogates): the caller checks that cheaply. */
@@ -22,9 +22,8 @@
 
 #include "jetjson_write.h"
 #include "request.h"
+#include "text/tool.h"
 
-/* Deeper documents take the object path (json's recursion decides what happens). */
-#define JJ_TOOL_MAX_DEPTH 200
 /* Chunks handed to write() are about this big. */
 #define JJ_TOOL_CHUNK (1u << 20)
 
@@ -53,18 +52,18 @@ static int jj_key_cmp(const void *a, const void *b) {
 }
 
 
-/* 1 when the keys are distinct (and in order, if `sorted` is required), else 0; -1 no memory. */
+/* 1 when the keys are distinct and in order, 2 distinct and out of order, 0 with a
+ * duplicate; -1 no memory. */
 /* Raw UTF-8 bytes compare as the code points do, so byte order is str order. */
-static int jj_keys_ok(jj_key *keys, size_t k, int sorted) {
+static int jj_keys_ok(jj_key *keys, size_t k) {
     int in_order = 1;
     for (size_t j = 1; j < k && in_order; j++) in_order = jj_key_cmp(&keys[j - 1], &keys[j]) < 0;
     if (in_order) return 1;
-    if (sorted) return 0;
     if (k <= 16) { /* small objects (most): every pair, no allocation */
         for (size_t a = 1; a < k; a++)
             for (size_t b = 0; b < a; b++)
                 if (keys[a].len == keys[b].len && memcmp(keys[a].p, keys[b].p, keys[a].len) == 0) return 0;
-        return 1;
+        return 2;
     }
     jj_key *copy = PyMem_Malloc(k * sizeof *copy);
     if (!copy) return -1;
@@ -73,7 +72,7 @@ static int jj_keys_ok(jj_key *keys, size_t k, int sorted) {
     int ok = 1;
     for (size_t j = 1; j < k && ok; j++) ok = jj_key_cmp(&copy[j - 1], &copy[j]) != 0;
     PyMem_Free(copy);
-    return ok;
+    return ok ? 2 : 0;
 }
 
 /* A \uD800-\uDFFF escape in in[from..to). */
@@ -87,12 +86,36 @@ static int jj_has_surrogate_escape(const uint8_t *in, size_t from, size_t to) {
     return 0;
 }
 
-/* The check pass: 1 when the walk reproduces json.tool's bytes, 0 when not, -1 error. */
+/* Index positions of the '{' of objects the writer must sort (sort_keys), ascending. */
+typedef struct jj_sort_list {
+    size_t *at;
+    size_t len, cap;
+} jj_sort_list;
+
+static int jj_size_cmp(const void *a, const void *b) {
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int jj_sort_list_has(const jj_sort_list *l, size_t i) {
+    size_t lo = 0, hi = l->len;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (l->at[mid] == i) return 1;
+        if (l->at[mid] < i) lo = mid + 1;
+        else hi = mid;
+    }
+    return 0;
+}
+
+/* The check pass: 1 when the walk reproduces json.tool's bytes, 0 when not, -1 error.
+ * With sort_keys, the objects whose keys are out of order are listed in `sorts`. */
 static int jj_tool_check(const uint8_t *in, size_t len, const uint32_t *idx, size_t n, size_t max_depth,
-                         int sort_keys, int ensure_ascii) {
+                         int sort_keys, int ensure_ascii, jj_sort_list *sorts) {
     size_t kcap = 64, kn = 0, sn = 0;
     jj_key *keys = PyMem_Malloc(kcap * sizeof *keys);
-    size_t *starts = PyMem_Malloc((max_depth + 1) * sizeof *starts); /* keys[] index per open object */
+    /* per open container: where its keys start in keys[], and its index position */
+    size_t *starts = PyMem_Malloc(2 * (max_depth + 1) * sizeof *starts);
     int result = 1;
     if (!keys || !starts) {
         PyErr_NoMemory();
@@ -101,19 +124,33 @@ static int jj_tool_check(const uint8_t *in, size_t len, const uint32_t *idx, siz
     }
     for (size_t i = 0; i < n && result == 1; i++) {
         uint8_t c = in[idx[i]];
-        if (c == '{') {
-            starts[sn++] = kn;
-        } else if (c == '[') {
-            starts[sn++] = kn; /* arrays hold no keys: their entry keeps the pops balanced */
+        if (c == '{' || c == '[') { /* arrays hold no keys: their entry keeps the pops balanced */
+            starts[2 * sn] = kn;
+            starts[2 * sn + 1] = i;
+            sn++;
         } else if (c == '}' || c == ']') {
-            size_t from = starts[--sn];
+            sn--;
+            size_t from = starts[2 * sn];
             if (c == '}' && kn - from > 1) {
-                int ok = jj_keys_ok(keys + from, kn - from, sort_keys);
+                int ok = jj_keys_ok(keys + from, kn - from);
                 if (ok < 0) {
                     PyErr_NoMemory();
                     result = -1;
                 } else if (!ok) {
                     result = 0;
+                } else if (ok == 2 && sort_keys) {
+                    if (sorts->len == sorts->cap) {
+                        size_t cap = sorts->cap ? 2 * sorts->cap : 64;
+                        size_t *grown = PyMem_Realloc(sorts->at, cap * sizeof *grown);
+                        if (!grown) {
+                            PyErr_NoMemory();
+                            result = -1;
+                            break;
+                        }
+                        sorts->at = grown;
+                        sorts->cap = cap;
+                    }
+                    sorts->at[sorts->len++] = starts[2 * sn + 1];
                 }
             }
             kn = from;
@@ -144,6 +181,7 @@ static int jj_tool_check(const uint8_t *in, size_t len, const uint32_t *idx, siz
             }
         }
     }
+    if (result == 1 && sorts->len > 1) qsort(sorts->at, sorts->len, sizeof *sorts->at, jj_size_cmp);
 done:
     PyMem_Free(keys);
     PyMem_Free(starts);
@@ -372,10 +410,154 @@ static int jj_write_break(jj_chunks *s, const jj_layout *l, size_t depth) {
     return 0;
 }
 
-/* The write pass: the document in json.dumps' layout, to the sink. */
-static int jj_tool_write(jj_chunks *s, const jj_layout *l, const uint8_t *in, size_t len, const uint32_t *idx, size_t n,
-                         int ensure_ascii) {
+/* What the write pass reads. */
+typedef struct jj_tool_doc {
+    const uint8_t *in;
+    size_t len;
+    const uint32_t *idx;
+    size_t n;
+    int ensure_ascii;
+    const jj_layout *l;
+    const jj_sort_list *sorts;
+} jj_tool_doc;
+
+static int jj_write_scalar(jj_chunks *s, const jj_tool_doc *d, size_t i) {
+    size_t from = d->idx[i], to = jj_tok_end(d->in, d->len, d->idx, d->n, i);
+    switch (d->in[from]) {
+    case '"': return jj_write_string(s, d->in, from, to, d->ensure_ascii);
+    case 't':
+    case 'f':
+    case 'n': return jj_put(s, (const char *)d->in + from, to - from);
+    default: return jj_write_number(s, d->in, from, to);
+    }
+}
+
+/* json's item separator: ",\n" + indentation, ", " or ",". */
+static int jj_write_comma(jj_chunks *s, const jj_layout *l, size_t depth) {
+    if (l->mode == JJ_MODE_INDENT) return jj_put(s, ",", 1) < 0 ? -1 : jj_write_break(s, l, depth);
+    return l->mode == JJ_MODE_LINE ? jj_put(s, ", ", 2) : jj_put(s, ",", 1);
+}
+
+static int jj_write_colon(jj_chunks *s, const jj_layout *l) {
+    return l->mode == JJ_MODE_COMPACT ? jj_put(s, ":", 1) : jj_put(s, ": ", 2);
+}
+
+/* The index position just past the value that starts at i. */
+static size_t jj_skip(const jj_tool_doc *d, size_t i) {
+    uint8_t c = d->in[d->idx[i]];
+    if (c != '{' && c != '[') return i + 1;
     size_t depth = 0;
+    for (;; i++) {
+        c = d->in[d->idx[i]];
+        if (c == '{' || c == '[') depth++;
+        else if ((c == '}' || c == ']') && --depth == 0) return i + 1;
+    }
+}
+
+static int jj_write_value(jj_chunks *s, const jj_tool_doc *d, size_t i, size_t depth, size_t *next);
+
+typedef struct jj_member {
+    jj_key key;
+    size_t at; /* index position of the key */
+} jj_member;
+
+static int jj_member_cmp(const void *a, const void *b) {
+    return jj_key_cmp(&((const jj_member *)a)->key, &((const jj_member *)b)->key);
+}
+
+/* An object whose keys are out of order, written with them sorted (sort_keys): its
+ * members are found by skipping values, sorted by key, then written one by one. The
+ * check pass made sure the keys are distinct and unescaped (byte order is str order). */
+static int jj_write_sorted(jj_chunks *s, const jj_tool_doc *d, size_t open, size_t depth, size_t *next) {
+    size_t count = 0, cap = 16, i = open + 1;
+    jj_member *m = PyMem_Malloc(cap * sizeof *m);
+    if (!m) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (;;) {
+        if (count == cap) {
+            jj_member *grown = PyMem_Realloc(m, 2 * cap * sizeof *m);
+            if (!grown) {
+                PyMem_Free(m);
+                PyErr_NoMemory();
+                return -1;
+            }
+            m = grown;
+            cap *= 2;
+        }
+        size_t end = jj_tok_end(d->in, d->len, d->idx, d->n, i);
+        m[count].key.p = d->in + d->idx[i] + 1;
+        m[count].key.len = end - d->idx[i] - 2;
+        m[count].at = i;
+        count++;
+        i = jj_skip(d, i + 2); /* key, ':', value */
+        if (d->in[d->idx[i]] == '}') break;
+        i++; /* ',' */
+    }
+    *next = i + 1;
+    qsort(m, count, sizeof *m, jj_member_cmp);
+    int rc = jj_put(s, "{", 1);
+    if (rc == 0 && d->l->mode == JJ_MODE_INDENT) rc = jj_write_break(s, d->l, depth + 1);
+    for (size_t k = 0; k < count && rc == 0; k++) {
+        size_t after;
+        if (k > 0) rc = jj_write_comma(s, d->l, depth + 1);
+        if (rc == 0) rc = jj_write_scalar(s, d, m[k].at);
+        if (rc == 0) rc = jj_write_colon(s, d->l);
+        if (rc == 0) rc = jj_write_value(s, d, m[k].at + 2, depth + 1, &after);
+    }
+    if (rc == 0 && d->l->mode == JJ_MODE_INDENT) rc = jj_write_break(s, d->l, depth);
+    if (rc == 0) rc = jj_put(s, "}", 1);
+    PyMem_Free(m);
+    return rc;
+}
+
+/* The value at index position i (at nesting `depth`), for members of sorted objects:
+ * recursion is bounded by JJ_TOOL_MAX_DEPTH. */
+static int jj_write_value(jj_chunks *s, const jj_tool_doc *d, size_t i, size_t depth, size_t *next) {
+    uint8_t c = d->in[d->idx[i]];
+    if (c != '{' && c != '[') {
+        *next = i + 1;
+        return jj_write_scalar(s, d, i);
+    }
+    if (d->in[d->idx[i + 1]] == (uint8_t)(c + 2)) { /* empty: {} or [] */
+        char pair[2] = {(char)c, (char)(c + 2)};
+        *next = i + 2;
+        return jj_put(s, pair, 2);
+    }
+    if (c == '{' && jj_sort_list_has(d->sorts, i)) return jj_write_sorted(s, d, i, depth, next);
+    int rc = jj_put(s, (const char *)&c, 1);
+    if (rc == 0 && d->l->mode == JJ_MODE_INDENT) rc = jj_write_break(s, d->l, depth + 1);
+    i++;
+    for (int first = 1; rc == 0; first = 0) {
+        uint8_t at = d->in[d->idx[i]];
+        if (at == '}' || at == ']') {
+            if (d->l->mode == JJ_MODE_INDENT) rc = jj_write_break(s, d->l, depth);
+            if (rc == 0) rc = jj_put(s, (const char *)&at, 1);
+            *next = i + 1;
+            break;
+        }
+        if (!first) {
+            rc = jj_write_comma(s, d->l, depth + 1);
+            i++; /* the ',' */
+        }
+        if (rc == 0 && c == '{') {
+            rc = jj_write_scalar(s, d, i);
+            if (rc == 0) rc = jj_write_colon(s, d->l);
+            i += 2;
+        }
+        if (rc == 0) rc = jj_write_value(s, d, i, depth + 1, &i);
+    }
+    return rc;
+}
+
+/* The write pass: the document in json.dumps' layout, to the sink. One loop over the
+ * index; an object to sort is written by jj_write_sorted (recursively). */
+static int jj_tool_write(jj_chunks *s, const jj_tool_doc *d) {
+    const uint8_t *in = d->in;
+    const uint32_t *idx = d->idx;
+    const jj_layout *l = d->l;
+    size_t n = d->n, depth = 0;
     int indent = l->mode == JJ_MODE_INDENT;
     for (size_t i = 0; i < n; i++) {
         uint8_t c = in[idx[i]];
@@ -387,6 +569,10 @@ static int jj_tool_write(jj_chunks *s, const jj_layout *l, const uint8_t *in, si
                 char pair[2] = {(char)c, (char)(c + 2)};
                 rc = jj_put(s, pair, 2);
                 i++;
+            } else if (c == '{' && d->sorts->len && jj_sort_list_has(d->sorts, i)) {
+                size_t next;
+                rc = jj_write_sorted(s, d, i, depth, &next);
+                i = next - 1;
             } else {
                 rc = jj_put(s, (const char *)&c, 1);
                 depth++;
@@ -399,20 +585,9 @@ static int jj_tool_write(jj_chunks *s, const jj_layout *l, const uint8_t *in, si
             if (indent) rc = jj_write_break(s, l, depth);
             if (rc == 0) rc = jj_put(s, (const char *)&c, 1);
             break;
-        case ',':
-            if (indent) {
-                rc = jj_put(s, ",", 1);
-                if (rc == 0) rc = jj_write_break(s, l, depth);
-            } else {
-                rc = l->mode == JJ_MODE_LINE ? jj_put(s, ", ", 2) : jj_put(s, ",", 1);
-            }
-            break;
-        case ':': rc = l->mode == JJ_MODE_COMPACT ? jj_put(s, ":", 1) : jj_put(s, ": ", 2); break;
-        case '"': rc = jj_write_string(s, in, idx[i], jj_tok_end(in, len, idx, n, i), ensure_ascii); break;
-        case 't':
-        case 'f':
-        case 'n': rc = jj_put(s, (const char *)in + idx[i], jj_tok_end(in, len, idx, n, i) - idx[i]); break;
-        default: rc = jj_write_number(s, in, idx[i], jj_tok_end(in, len, idx, n, i)); break;
+        case ',': rc = jj_write_comma(s, l, depth); break;
+        case ':': rc = jj_write_colon(s, l); break;
+        default: rc = jj_write_scalar(s, d, i); break;
         }
         if (rc < 0) return -1;
     }
@@ -475,20 +650,23 @@ PyObject *jj_tool_format(PyObject *module, PyObject *args, PyObject *kwargs) {
         jj_error err = jj_request_validate(&r, &facts);
         if (err == JJ_ERR_NOMEM) {
             PyErr_NoMemory();
-        } else if (err != JJ_OK || facts.max_depth > JJ_TOOL_MAX_DEPTH || facts.max_int_digits > 640) {
+        } else if (err != JJ_OK || facts.max_depth > JJ_TOOL_MAX_DEPTH || facts.max_int_digits > JJ_TOOL_MAX_INT_DIGITS) {
             result = Py_NewRef(Py_False);
         } else {
             const uint8_t *in = r.in.buf;
             const uint32_t *idx = r.parser->index;
             size_t n = r.parser->index_len;
-            int ok = jj_tool_check(in, r.in.len, idx, n, facts.max_depth, sort_keys, ensure_ascii);
+            jj_sort_list sorts = {NULL, 0, 0};
+            int ok = jj_tool_check(in, r.in.len, idx, n, facts.max_depth, sort_keys, ensure_ascii, &sorts);
+            jj_tool_doc d = {in, r.in.len, idx, n, ensure_ascii, &l, &sorts};
             if (ok == 0) {
                 result = Py_NewRef(Py_False);
             } else if (ok > 0) {
                 s.buf = PyMem_Malloc(s.cap);
                 if (!s.buf) PyErr_NoMemory();
-                else if (jj_tool_write(&s, &l, in, r.in.len, idx, n, ensure_ascii) == 0) result = Py_NewRef(Py_True);
+                else if (jj_tool_write(&s, &d) == 0) result = Py_NewRef(Py_True);
             }
+            PyMem_Free(sorts.at);
         }
     }
     PyMem_Free(s.buf);
@@ -496,91 +674,4 @@ PyObject *jj_tool_format(PyObject *module, PyObject *args, PyObject *kwargs) {
     PyBuffer_Release(&view);
     Py_XDECREF(unit);
     return result;
-}
-
-/* Whether json.tool's strict UTF-8 read would refuse a line the engine accepts (the
- * engine reads UTF-8 as json.loads does: encoded surrogates pass): a BOM at its start,
- * or an encoded surrogate (ED A0..BF). */
-static int jj_line_not_strict_utf8(const uint8_t *p, size_t n) {
-    if (n >= 3 && p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf) return 1;
-    const uint8_t *end = p + n;
-    for (const uint8_t *q = p; (q = memchr(q, 0xed, (size_t)(end - q))) != NULL; q++)
-        if (q + 1 < end && q[1] >= 0xa0 && q[1] <= 0xbf) return 1;
-    return 0;
-}
-
-/* _tool_validate_lines(data) -> list of (line number, start, stop)
- * Each '\n'-terminated line of data checked as a document of its own (an empty line is
- * invalid, as json.tool --json-lines finds it). Listed: the lines the engine refuses,
- * and those json must judge (deep nesting, long ints): the caller words the message or
- * asks json. One parser for all lines; the GIL is released while the engine works. */
-PyObject *jj_tool_validate_lines(PyObject *module, PyObject *data) {
-    jj_state *st = PyModule_GetState(module);
-    Py_buffer view;
-    if (PyObject_GetBuffer(data, &view, PyBUF_SIMPLE) < 0) return NULL;
-    PyObject *bad = PyList_New(0);
-    jj_request r = {0};
-    if (!bad || jj_request_open_memory(&r, st, (const uint8_t *)view.buf, 0) < 0) goto fail;
-    const uint8_t *buf = view.buf;
-    size_t len = (size_t)view.len, start = 0, lineno = 1;
-    /* the found lines are kept in C until the GIL is back: a small growing array */
-    size_t cap = 16, nbad = 0;
-    size_t *spans = PyMem_Malloc(cap * 3 * sizeof *spans);
-    if (!spans) {
-        PyErr_NoMemory();
-        goto fail;
-    }
-    int nomem = 0;
-    /* a writable buffer (bytearray) could change under a thread running without the GIL */
-    int unlock = view.readonly && len >= JJ_UNLOCK_MIN_BYTES;
-    PyThreadState *saved = unlock ? PyEval_SaveThread() : NULL;
-    while (start < len) {
-        const uint8_t *nl = memchr(buf + start, '\n', len - start);
-        size_t stop = nl ? (size_t)(nl - buf) + 1 : len;
-        jj_valid_facts facts;
-        jj_error err = jj_validate(r.parser, buf + start, stop - start, &facts);
-        if (err == JJ_ERR_NOMEM) {
-            nomem = 1;
-            break;
-        }
-        if (err != JJ_OK || facts.max_depth > JJ_TOOL_MAX_DEPTH || facts.max_int_digits > 640 ||
-            jj_line_not_strict_utf8(buf + start, stop - start)) {
-            if (nbad == cap) {
-                /* PyMem_Realloc needs the GIL */
-                jj_request_relock(saved);
-                size_t *grown2 = PyMem_Realloc(spans, cap * 2 * 3 * sizeof *spans);
-                saved = unlock ? PyEval_SaveThread() : NULL;
-                if (!grown2) {
-                    nomem = 1;
-                    break;
-                }
-                spans = grown2;
-                cap *= 2;
-            }
-            spans[3 * nbad] = lineno;
-            spans[3 * nbad + 1] = start;
-            spans[3 * nbad + 2] = stop;
-            nbad++;
-        }
-        lineno++;
-        start = stop;
-    }
-    jj_request_relock(saved);
-    if (nomem) PyErr_NoMemory();
-    for (size_t k = 0; k < nbad && !nomem; k++) {
-        PyObject *t = Py_BuildValue("(nnn)", (Py_ssize_t)spans[3 * k], (Py_ssize_t)spans[3 * k + 1],
-                                    (Py_ssize_t)spans[3 * k + 2]);
-        if (!t || PyList_Append(bad, t) < 0) nomem = 1;
-        Py_XDECREF(t);
-    }
-    PyMem_Free(spans);
-    if (nomem) goto fail;
-    jj_request_close(&r);
-    PyBuffer_Release(&view);
-    return bad;
-fail:
-    Py_XDECREF(bad);
-    jj_request_close(&r);
-    PyBuffer_Release(&view);
-    return NULL;
 }
