@@ -273,7 +273,8 @@ def test_validate_ndjson(tmp_path):
     assert _cli_run(["validate", str(good)])[0] == 1  # three documents are not one
 
 
-def test_validate_ndjson_many_lines(tmp_path):
+@pytest.mark.parametrize("windows", [False, True], ids=["whole", "mapped-windows"])
+def test_validate_ndjson_many_lines(tmp_path, monkeypatch, windows):
     """The engine's one-call line check against json.loads line by line."""
     import random
 
@@ -292,6 +293,9 @@ def test_validate_ndjson_many_lines(tmp_path):
             json.loads(line.decode("utf-8"))
         except (ValueError, RecursionError):
             expected.append(n)
+    if windows:  # a mapped file taken in windows of about 2000 bytes
+        monkeypatch.setattr(_cli, "MAP_MIN_BYTES", 1)
+        monkeypatch.setattr(_cli, "LINES_WINDOW", 2000)
     status, out, _ = _cli_run(["validate", "--ndjson", str(path)])
     reported = [int(row.split(":")[1]) for row in out.decode().splitlines()]
     assert reported == expected and status == (1 if expected else 0)

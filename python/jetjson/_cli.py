@@ -99,6 +99,24 @@ class Input:
     def __len__(self) -> int:
         return len(self.data)
 
+    def mapped(self) -> Optional[mmap.mmap]:
+        """The map, when the input is a mapped file."""
+        return self._map
+
+    def drop_pages(self, start: int, stop: int) -> None:
+        """Tell the kernel the mapped bytes [start, stop) are done with: their pages leave
+        this process's resident set (the file's data stays in the page cache)."""
+        if self._map is None or not hasattr(mmap, "MADV_DONTNEED"):
+            return
+        first = start - start % mmap.PAGESIZE
+        if stop < len(self._map):
+            stop -= stop % mmap.PAGESIZE  # the page holding `stop` is still needed
+        if stop > first:
+            try:
+                self._map.madvise(mmap.MADV_DONTNEED, first, stop - first)
+            except (OSError, ValueError):
+                pass
+
     def close(self) -> None:
         if isinstance(self.data, memoryview):
             try:
@@ -343,19 +361,39 @@ def _valid_document(data: Buffer) -> bool:
     return bool(jetjson.valid(data)) and _utf8_text_ok(data)
 
 
-def _validate_lines(name: str, data: Buffer, progress: Progress) -> List[str]:
+#: validate --ndjson works on a mapped file in windows this big, and lets the kernel take
+#: back each one's pages when done: resident memory stays small on files of any size.
+LINES_WINDOW = 64 << 20
+
+
+def _validate_lines(inp: Input, progress: Progress) -> List[str]:
     """Each line a document (an empty line is an error, as in json.tool --json-lines)."""
     from . import _jetjson
 
-    progress.show("validating")
+    data, n = inp.data, len(inp.data)
+    mapped = inp.mapped()
     problems: List[str] = []
-    suspects = _jetjson._tool_validate_lines(data)  # the lines to look at, in one call
-    for lineno, start, stop in suspects:
-        line = bytes(data[start:stop]).rstrip(b"\r\n")  # the column is on this line
-        if _valid_document(line) and line:
-            continue  # deep or long-int lines the engine leaves to json: json took them
-        _, col, msg = _why_invalid(line)
-        problems.append(f"{name}:{lineno}:{col}: {msg}")
+    start, first_line = 0, 1
+    while start < n:
+        stop = n
+        if mapped is not None and n - start > LINES_WINDOW:
+            cut = mapped.find(b"\n", start + LINES_WINDOW)
+            stop = n if cut < 0 else cut + 1
+        progress.show("validating", start)
+        window = data[start:stop]
+        lines, suspects = _jetjson._tool_validate_lines(window)  # the lines to look at, in one call
+        for lineno, a, b in suspects:
+            line = bytes(window[a:b]).rstrip(b"\r\n")  # the column is on this line
+            if line and _valid_document(line):
+                continue  # deep or long-int lines the engine leaves to json: json took them
+            _, col, msg = _why_invalid(line)
+            problems.append(f"{inp.name}:{first_line + lineno - 1}:{col}: {msg}")
+        first_line += lines
+        if isinstance(window, memoryview):
+            window.release()
+        if mapped is not None:
+            inp.drop_pages(start, stop)
+        start = stop
     return problems
 
 
@@ -371,7 +409,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
         progress = Progress(inp.name, len(inp))
         try:
             if args.json_lines:
-                problems = _validate_lines(inp.name, inp.data, progress)
+                problems = _validate_lines(inp, progress)
             elif _valid_document(inp.data):
                 problems = []
             else:

@@ -277,8 +277,8 @@ static PyMethodDef jj_methods[] = {
      "the document needs json.loads + json.dumps."},
     {"_tool_validate_lines", jj_tool_validate_lines, METH_O,
      "_tool_validate_lines(data)\n--\n\n"
-     "(line number, start, stop) of each line of data that is not a document the engine\n"
-     "accepts outright (python -m jetjson validate --ndjson)."},
+     "(lines, [(line number, start, stop), ...]): the number of lines of data and those that\n"
+     "are not a document the engine accepts outright (python -m jetjson validate --ndjson)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -14,7 +14,7 @@ static int jj_line_not_strict_utf8(const uint8_t *p, size_t n) {
     return 0;
 }
 
-/* _tool_validate_lines(data) -> list of (line number, start, stop)
+/* _tool_validate_lines(data) -> (number of lines, [(line number, start, stop), ...])
  * Each '\n'-terminated line of data checked as a document of its own (an empty line is
  * invalid, as json.tool --json-lines finds it). Listed: the lines the engine refuses,
  * and those json must judge (deep nesting, long ints): the caller words the message or
@@ -82,7 +82,8 @@ PyObject *jj_tool_validate_lines(PyObject *module, PyObject *data) {
     if (nomem) goto fail;
     jj_request_close(&r);
     PyBuffer_Release(&view);
-    return bad;
+    PyObject *result = Py_BuildValue("(nN)", (Py_ssize_t)(lineno - 1), bad);
+    return result;
 fail:
     Py_XDECREF(bad);
     jj_request_close(&r);
