@@ -121,6 +121,27 @@ def test_corpus_takes_the_text_path(path, sort_keys):
     assert b"".join(chunks) == expected.encode()
 
 
+def test_text_path_write_may_call_jetjson():
+    """write() runs Python code: jetjson used there (same thread) must not disturb the
+    walk (the writer has a parser of its own)."""
+    import jetjson
+    from jetjson import _jetjson
+
+    doc = json.dumps([{"k": i, "s": "é" * (i % 5), "f": i / 3} for i in range(60000)]).encode()
+    other = json.dumps([[i, str(i)] for i in range(100000)]).encode()
+    chunks = []
+
+    def write(chunk):
+        assert jetjson.loads(other)[-1] == [99999, "99999"]  # reuses the thread's parser
+        chunks.append(chunk)
+
+    assert _jetjson._tool_format(doc, write, "indent", 2, True, True) is True
+    assert len(chunks) > 1
+    assert b"".join(chunks) == (json.dumps(json.loads(doc), indent=2, sort_keys=True) + "\n").encode()
+    # a writable buffer could change under the walk: left to the object path
+    assert _jetjson._tool_format(bytearray(doc), write, "indent", 2, True, True) is False
+
+
 @pytest.mark.parametrize("flags", COMBOS, ids=" ".join)
 @pytest.mark.parametrize("path", _corpus(max_bytes=SMALL))
 def test_corpus_flags(path, flags):

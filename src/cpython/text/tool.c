@@ -301,7 +301,9 @@ static int jj_write_string(jj_chunks *s, const uint8_t *in, size_t from, size_t 
     const uint8_t *p = in + from + 1, *end = in + to - 1;
     int plain = memchr(p, '\\', (size_t)(end - p)) == NULL;
     if (plain && ensure_ascii) {
-        /* no early exit: the loop vectorizes, and strings are short */
+        /* no early exit: the loop vectorizes, and strings are short. Bytes 0x7f..0xfd
+         * (DEL and UTF-8) set the high bit once incremented; 0xfe and 0xff never occur
+         * in the UTF-8 the engine validated. */
         uint8_t high = 0;
         for (const uint8_t *q = p; q < end; q++) high |= (uint8_t)(*q + 1) & 0x80; /* >= 0x7f */
         plain = high == 0;
@@ -638,8 +640,17 @@ PyObject *jj_tool_format(PyObject *module, PyObject *args, PyObject *kwargs) {
     }
     jj_request r = {0};
     jj_chunks s = {write, NULL, 0, JJ_TOOL_CHUNK};
+    /* A parser of this call's own, not the thread's: write() runs Python code, which may
+     * call jetjson on this thread and reuse the thread's buffers under our index. */
+    jj_parser own;
+    jj_parser_init(&own);
     int opened = jj_request_open_memory(&r, st, view.buf, (size_t)view.len);
-    if (opened < 0) {
+    if (opened == 0) r.parser = &own;
+    if (!view.readonly) {
+        /* write() could change a writable buffer under the walk: the object path */
+        if (opened < 0) PyErr_Clear();
+        result = Py_NewRef(Py_False);
+    } else if (opened < 0) {
         /* bytes json decodes first and cannot: the object path words the error */
         PyErr_Clear();
         result = Py_NewRef(Py_False);
@@ -671,6 +682,7 @@ PyObject *jj_tool_format(PyObject *module, PyObject *args, PyObject *kwargs) {
     }
     PyMem_Free(s.buf);
     jj_request_close(&r);
+    jj_parser_free(&own);
     PyBuffer_Release(&view);
     Py_XDECREF(unit);
     return result;
