@@ -16,7 +16,7 @@ import sys
 import time
 
 import pytest
-from conftest import data_params, data_path, list_data_files
+from conftest import TEST_SCALE, data_params
 
 from jetjson import _cli
 
@@ -244,7 +244,7 @@ if given is not None:
     _values = st.recursive(_scalars, lambda c: st.lists(c, max_size=4) |
                            st.dictionaries(st.text(max_size=4), c, max_size=4), max_leaves=20)
 
-    @settings(max_examples=150, deadline=None)
+    @settings(max_examples=max(10, int(150 * TEST_SCALE)), deadline=None)
     @given(value=_values, layout=st.sampled_from([None, 0, 2, "\t"]), source_ascii=st.booleans(),
            flags=st.sampled_from(COMBOS), dup=st.booleans())
     def test_generated_documents(value, layout, source_ascii, flags, dup):
