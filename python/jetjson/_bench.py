@@ -366,6 +366,7 @@ class Operation:
     fresh_input: Callable[[Document], Any]   # made before each call, not timed
     check: Callable[[Any, Document], Optional[str]]  # result -> None or a difference
     baseline: str = "json"
+    checked: str = ""  # what the check compares, printed with its outcome
 
 
 def _same_text_as_json(result: Any, doc: Document) -> Optional[str]:
@@ -378,9 +379,12 @@ def _same_text_as_json(result: Any, doc: Document) -> Optional[str]:
 
 OPERATIONS = {
     "loads": Operation(lambda doc: bytes(bytearray(doc.raw)),
-                       lambda result, doc: first_difference(doc.value, result)),
+                       lambda result, doc: first_difference(doc.value, result),
+                       checked="the value equals json.loads's: same types, values, float bits, "
+                               "key order, compared deeply"),
     # a fresh object graph for every call, so no encoder meets objects another one warmed
-    "dumps": Operation(lambda doc: pickle.loads(pickle.dumps(doc.value)), _same_text_as_json),
+    "dumps": Operation(lambda doc: pickle.loads(pickle.dumps(doc.value)), _same_text_as_json,
+                       checked="the text equals json.dumps's, character for character"),
 }
 
 
@@ -505,6 +509,7 @@ def run_operation(op_name: str, docs: list, rounds: int, target_ns: float, overh
             missing.append(name)
     others = [n for n in funcs if n != SUBJECT]
     ok = True
+    checks = 0  # jetjson results compared with the baseline's
     rows, speeds, ratios, notes = [], {n: [] for n in funcs}, {n: [] for n in others}, []
     for doc in docs:
         marks, failed = {}, set()
@@ -513,6 +518,7 @@ def run_operation(op_name: str, docs: list, rounds: int, target_ns: float, overh
                 continue
             try:
                 problem = op.check(f(op.fresh_input(doc)), doc)
+                checks += name == SUBJECT
             except Exception as e:  # noqa: BLE001 - reported, not hidden
                 problem = f"raised {type(e).__name__}: {e}"
                 failed.add(name)
@@ -548,6 +554,10 @@ def run_operation(op_name: str, docs: list, rounds: int, target_ns: float, overh
     print(_table(headers, rows))
     for note in notes:
         print(note)
+    same = checks - sum(1 for n in notes if n.startswith("!"))
+    print(f"checked before timing: {SUBJECT}.{op_name} on each of the {len(docs)} documents: "
+          f"{op.checked} -> {same} of {len(docs)} the same"
+          + ("" if same == len(docs) else " (see the ! lines)"))
     if missing:
         print(f"(not installed, so not shown: {', '.join(missing)})")
     return ok, geo

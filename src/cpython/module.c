@@ -289,6 +289,14 @@ static PyMethodDef jj_methods[] = {
     {"_stats", jj_stats, METH_NOARGS, NULL},
     {"_many", (PyCFunction)(void (*)(void))jj_many_open, METH_FASTCALL, NULL},
     {"_dumpb_many", (PyCFunction)(void (*)(void))jj_dumpb_many, METH_FASTCALL, NULL},
+    {"_tool_format", (PyCFunction)(void (*)(void))jj_tool_format, METH_VARARGS | METH_KEYWORDS,
+     "_tool_format(data, write, mode, indent, ensure_ascii, sort_keys)\n--\n\n"
+     "The command line's json.tool writer (python -m jetjson): True when written, False when\n"
+     "the document needs json.loads + json.dumps."},
+    {"_tool_validate_lines", jj_tool_validate_lines, METH_O,
+     "_tool_validate_lines(data)\n--\n\n"
+     "(lines, [(line number, start, stop), ...]): the number of lines of data and those that\n"
+     "are not a document the engine accepts outright (python -m jetjson validate --ndjson)."},
     {NULL, NULL, 0, NULL},
 };
 

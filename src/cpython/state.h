@@ -140,6 +140,9 @@ PyObject *jj_refused(jj_state *st, const uint8_t *buf, size_t len, PyObject *sou
 PyObject *jj_text_valid(PyObject *module, PyObject *data);
 PyObject *jj_text_minify(PyObject *module, PyObject *data);
 PyObject *jj_text_indent(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+/* text/tool.c: the command line's json.tool writer (_tool_format). */
+PyObject *jj_tool_format(PyObject *module, PyObject *args, PyObject *kwargs);
+PyObject *jj_tool_validate_lines(PyObject *module, PyObject *data);
 
 /* formats/msgpack.c: json_to_msgpack, msgpack_to_json (module methods). */
 PyObject *jj_py_json_to_msgpack(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);

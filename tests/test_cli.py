@@ -1,0 +1,459 @@
+"""python -m jetjson against its oracle, python -m json.tool.
+
+json.tool's own main() is the oracle: run in this process (sys.argv, stdin, stdout and
+stderr swapped) for the many flag combinations, and as a real subprocess for the things
+only a process shows (stdin/stdout/-, exit codes, broken pipes, Ctrl-C). Every run
+compares stdout bytes, stderr text and exit status.
+"""
+
+import io
+import json
+import json.tool
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from conftest import TEST_SCALE, data_params
+
+from jetjson import _cli
+
+try:
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+except ImportError:  # pragma: no cover
+    given = None
+
+# --------------------------------------------------------------------------------------
+# Running both in this process
+# --------------------------------------------------------------------------------------
+
+
+class _KeptBytesIO(io.BytesIO):
+    """json.tool closes stdin/stdout when done (its `with` blocks): keep the bytes."""
+
+    def close(self):
+        pass
+
+
+def _run_inprocess(main, prog, argv, stdin=b""):
+    """(exit status, stdout bytes, stderr text) of main() with these arguments."""
+    out, err = _KeptBytesIO(), io.StringIO()
+    saved = sys.argv, sys.stdin, sys.stdout, sys.stderr
+    sys.argv = [prog] + list(argv)
+    sys.stdin = io.TextIOWrapper(_KeptBytesIO(stdin), encoding="utf-8")
+    sys.stdout = io.TextIOWrapper(out, encoding="utf-8")
+    sys.stderr = err
+    try:
+        try:
+            status = main() or 0  # json.tool's main returns None
+        except SystemExit as exc:  # what the interpreter does with SystemExit
+            code = exc.code
+            if code is None:
+                status = 0
+            elif isinstance(code, int):
+                status = code
+            else:
+                print(code, file=sys.stderr)
+                status = 1
+        sys.stdout.flush()
+    except RecursionError:
+        status = "RecursionError"  # json.tool's traceback on too deep a document
+    finally:
+        sys.argv, sys.stdin, sys.stdout, sys.stderr = saved
+    return status, out.getvalue(), err.getvalue()
+
+
+def oracle(argv, stdin=b""):
+    return _run_inprocess(json.tool.main, "json.tool", argv, stdin)
+
+
+def subject(argv, stdin=b""):
+    return _run_inprocess(lambda: _cli.main(sys.argv[1:]), "jetjson", argv, stdin)
+
+
+def assert_same(argv, stdin=b""):
+    expected = oracle(argv, stdin)
+    actual = subject(argv, stdin)
+    assert actual[0] == expected[0], (argv, actual[2], expected[2])
+    assert actual[2] == expected[2], argv
+    assert actual[1] == expected[1], argv
+    return expected
+
+
+INDENTS = [[], ["--indent", "2"], ["--indent", "0"], ["--tab"], ["--no-indent"], ["--compact"]]
+COMBOS = [s + a + i for s in ([], ["--sort-keys"]) for a in ([], ["--no-ensure-ascii"]) for i in INDENTS]
+# Flags json's C encoder serves (no indent): cheap enough for the big files too.
+FAST_COMBOS = [["--compact"], ["--sort-keys", "--compact"], ["--no-indent", "--no-ensure-ascii"]]
+SMALL = 160_000
+
+
+def _corpus(max_bytes=None, min_bytes=0):
+    out = []
+    for p in data_params("corpus"):
+        path = p.values[0]
+        if path is None or (max_bytes is None or os.path.getsize(path) <= max_bytes) and \
+                os.path.getsize(path) >= min_bytes:
+            out.append(p)
+    return out
+
+
+@pytest.mark.parametrize("path", data_params("corpus"))
+def test_corpus_default(path):
+    """Every corpus file, json.tool's default (--indent 4, ensure_ascii)."""
+    assert_same([path])
+
+
+@pytest.mark.parametrize("sort_keys", [False, True], ids=["", "sort-keys"])
+@pytest.mark.parametrize("path", data_params("corpus"))
+def test_corpus_takes_the_text_path(path, sort_keys):
+    """The corpus goes through the engine's writer (no objects), not the fallback: the
+    parity tests above then test that writer."""
+    from jetjson import _jetjson
+
+    with open(path, "rb") as f:
+        data = f.read()
+    chunks = []
+    assert _jetjson._tool_format(data, chunks.append, "indent", 4, True, sort_keys) is True
+    expected = json.dumps(json.loads(data), indent=4, sort_keys=sort_keys) + "\n"
+    assert b"".join(chunks) == expected.encode()
+
+
+def test_text_path_write_may_call_jetjson():
+    """write() runs Python code: jetjson used there (same thread) must not disturb the
+    walk (the writer has a parser of its own)."""
+    import jetjson
+    from jetjson import _jetjson
+
+    doc = json.dumps([{"k": i, "s": "é" * (i % 5), "f": i / 3} for i in range(60000)]).encode()
+    other = json.dumps([[i, str(i)] for i in range(100000)]).encode()
+    chunks = []
+
+    def write(chunk):
+        assert jetjson.loads(other)[-1] == [99999, "99999"]  # reuses the thread's parser
+        chunks.append(chunk)
+
+    assert _jetjson._tool_format(doc, write, "indent", 2, True, True) is True
+    assert len(chunks) > 1
+    assert b"".join(chunks) == (json.dumps(json.loads(doc), indent=2, sort_keys=True) + "\n").encode()
+    # a writable buffer could change under the walk: left to the object path
+    assert _jetjson._tool_format(bytearray(doc), write, "indent", 2, True, True) is False
+
+
+@pytest.mark.parametrize("flags", COMBOS, ids=" ".join)
+@pytest.mark.parametrize("path", _corpus(max_bytes=SMALL))
+def test_corpus_flags(path, flags):
+    """sort-keys x ensure-ascii x every indent variant, on the smaller corpus files."""
+    assert_same(flags + [path])
+
+
+@pytest.mark.parametrize("flags", FAST_COMBOS, ids=" ".join)
+@pytest.mark.parametrize("path", _corpus(min_bytes=SMALL + 1))
+def test_corpus_flags_big(path, flags):
+    assert_same(flags + [path])
+
+
+@pytest.mark.parametrize("flags", [[], ["--compact"], ["--no-indent", "--sort-keys"],
+                                   ["--no-ensure-ascii", "--tab"]], ids=" ".join)
+@pytest.mark.parametrize("path", data_params("ndjson", suffix=".ndjson"))
+def test_json_lines(path, flags):
+    assert_same(["--json-lines"] + flags + [path])
+
+
+@pytest.mark.parametrize("path", data_params("JSONTestSuite/test_parsing"))
+def test_json_test_suite(path):
+    """y_, n_ and i_ files: output, or json.tool's error text and exit status."""
+    assert_same([path])
+
+
+EDGE_DOCS = [
+    b'{"a": 1, "a": 2, "b": {"x": [], "x": {}}}',       # duplicate keys: last value, first place
+    b'{"b": 1, "a": 2, "c": {"z": 1, "y": 2}}',          # unsorted keys
+    b'[{"b": {"y": [{"q": 1, "p": {}}], "x": []}, "a": [{"d": 1, "c": 2}]}, {"\xc3\xa9": 1, "z": 2, "\xe2\x82\xac": 3}]',
+    b'[1E5, 1e-7, -0, -0.0, 0.1e1, 1e400, -1e400, 123456789012345678901234567890]',
+    b'[NaN, Infinity, -Infinity]',                      # json accepts them, the engine does not
+    b'"\\u00E9\\/\\ud83d\\ude00\\u007f\x7f\\"\\\\\\n\\u0001 \xc3\xa9 \xf0\x9f\x98\x80"',
+    b'{"\\u0061": 1, "a": 2}',                          # escaped key that duplicates
+    b'"\\ud800 lone"',                                  # a lone surrogate
+    b'\xef\xbb\xbf[1]',                                 # BOM: json.tool refuses it
+    b'[1,\r\n2,\r3,]',                                  # CR as json.tool reads it (universal newlines)
+    b'[1, 2',
+    b'',
+    b'  \n ',
+    b'[1] x',
+    b'"\xed\xa0\x80"',                                  # an encoded surrogate: not UTF-8
+    b'\xff[]',
+    b'1' * 5000,                                        # past the int digit limit
+    b'[' * 3000 + b']' * 3000,
+    b'{"a": [' * 150 + b']}' * 150,
+    b'12', b'true', b'null', b'"x"', b'[]', b'{}', b'[[], {}, [{}]]',
+]
+
+
+@pytest.mark.parametrize("flags", [[], ["--sort-keys"], ["--no-ensure-ascii", "--compact"], ["--tab"],
+                                   ["--no-indent"]], ids=" ".join)
+@pytest.mark.parametrize("doc", EDGE_DOCS, ids=lambda d: repr(d[:24]))
+def test_edge_documents(doc, flags, tmp_path):
+    path = tmp_path / "doc.json"
+    path.write_bytes(doc)
+    assert_same(flags + [str(path)])
+    assert_same(flags, stdin=doc) if b"\r" not in doc else None
+
+
+@pytest.mark.parametrize("doc", [b'{"a": 1}\n[2]\n"x"\n', b'1\n\n2\n', b'1\n[\n', b'{"a": "\xc3\xa9"}\r\n2\r\n'],
+                         ids=repr)
+def test_json_lines_edges(doc, tmp_path):
+    path = tmp_path / "doc.ndjson"
+    path.write_bytes(doc)
+    for flags in ([], ["--compact"]):
+        assert_same(["--json-lines"] + flags + [str(path)])
+
+
+def test_outfile_and_invalid_input(tmp_path):
+    """json.tool writes outfile only for a valid document."""
+    src, dst = tmp_path / "in.json", tmp_path / "out.json"
+    src.write_bytes(b'{"b": [1, 2.50], "a": "\xc3\xa9"}')
+    for main in (oracle, subject):
+        main([str(src), str(dst)])
+    assert subject([str(src), str(dst)])[0] == 0
+    ours = dst.read_bytes()
+    oracle([str(src), str(dst)])
+    assert ours == dst.read_bytes()
+    bad, dst2 = tmp_path / "bad.json", tmp_path / "never.json"
+    bad.write_bytes(b"[1,")
+    assert subject([str(bad), str(dst2)])[0] == 1
+    assert not dst2.exists()
+
+
+def test_in_place(tmp_path):
+    """infile == outfile works as in json.tool (read first, then write), mapped or not."""
+    doc = json.dumps([{"k": i, "v": "x" * 50} for i in range(30000)]).encode()
+    assert len(doc) > _cli.MAP_MIN_BYTES
+    path = tmp_path / "same.json"
+    path.write_bytes(doc)
+    assert subject([str(path), str(path)])[0] == 0
+    expected = oracle([], stdin=doc)[1]
+    assert path.read_bytes() == expected
+
+
+if given is not None:
+    _scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False),
+                         st.text(max_size=8))
+    _values = st.recursive(_scalars, lambda c: st.lists(c, max_size=4) |
+                           st.dictionaries(st.text(max_size=4), c, max_size=4), max_leaves=20)
+
+    @settings(max_examples=max(10, int(150 * TEST_SCALE)), deadline=None)
+    @given(value=_values, layout=st.sampled_from([None, 0, 2, "\t"]), source_ascii=st.booleans(),
+           flags=st.sampled_from(COMBOS), dup=st.booleans())
+    def test_generated_documents(value, layout, source_ascii, flags, dup):
+        text = json.dumps(value, indent=layout, ensure_ascii=source_ascii)
+        if dup and text.startswith("{") and text != "{}":
+            text = '{"dup": 1, ' + text[1:-1] + ', "dup": [2]}'  # a duplicated key
+        assert_same(flags, stdin=text.encode("utf-8"))
+
+
+# --------------------------------------------------------------------------------------
+# The other commands (in process)
+# --------------------------------------------------------------------------------------
+
+def _cli_run(argv, stdin=b""):
+    return _run_inprocess(lambda: _cli.main(sys.argv[1:]), "jetjson", argv, stdin)
+
+
+def test_format_command_is_the_default(tmp_path):
+    path = tmp_path / "a.json"
+    path.write_bytes(b'{"b": 1, "a": [1.0, "\xc3\xa9"]}')
+    assert _cli_run(["format", "--sort-keys", str(path)]) == _cli_run(["--sort-keys", str(path)])
+    assert _cli_run(["format", "--sort-keys", str(path)]) == oracle(["--sort-keys", str(path)])
+
+
+@pytest.mark.parametrize("path", data_params("JSONTestSuite/test_parsing", prefixes=["y_", "n_"]))
+def test_validate_matches_json_tool(path):
+    status, out, _ = _cli_run(["validate", path])
+    tool_status, _, tool_err = oracle([path])
+    assert (status == 0) == (tool_status == 0)
+    if status:
+        first = out.decode().splitlines()[0]
+        assert first.startswith(path + ":")
+        if isinstance(tool_status, int):  # a message that names a place: the same place and words
+            assert first.split(": ", 1)[1] in tool_err or tool_err.startswith(first.split(": ", 1)[1])
+
+
+def test_validate_ndjson(tmp_path):
+    good, bad = tmp_path / "good.ndjson", tmp_path / "bad.ndjson"
+    good.write_bytes(b'{"a": 1}\n[2]\n"\xc3\xa9"\n')
+    bad.write_bytes(b'{"a": 1}\n[2,\n3\n\n')
+    assert _cli_run(["validate", "--ndjson", str(good)])[:2] == (0, b"")
+    status, out, _ = _cli_run(["validate", "--json-lines", str(good), str(bad)])
+    assert status == 1
+    lines = out.decode().splitlines()
+    # json.loads of each line gives the column; the line is the file's
+    assert lines == [f"{bad}:2:4: Expecting value", f"{bad}:4:1: Expecting value"]
+    assert _cli_run(["validate", str(good)])[0] == 1  # three documents are not one
+
+
+@pytest.mark.parametrize("windows", [False, True], ids=["whole", "mapped-windows"])
+def test_validate_ndjson_many_lines(tmp_path, monkeypatch, windows):
+    """The engine's one-call line check against json.loads line by line."""
+    import random
+
+    rng = random.Random(5)
+    broken = [b"", b"[1,", b'{"a" 1}', b"tru", b"[1] 2", b'"\xff"', b"1" * 5000, b"[" * 3000 + b"]" * 3000,
+              b'{"a": NaN}', b'"\xed\xa0\x80"', b"  "]
+    lines = []
+    for i in range(3000):
+        lines.append(rng.choice(broken) if rng.random() < 0.02 else
+                     json.dumps({"i": i, "s": "\u00e9" * (i % 3), "f": i / 7}, ensure_ascii=i % 2 == 0).encode())
+    path = tmp_path / "many.ndjson"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    expected = []
+    for n, line in enumerate(lines, 1):
+        try:
+            json.loads(line.decode("utf-8"))
+        except (ValueError, RecursionError):
+            expected.append(n)
+    if windows:  # a mapped file taken in windows of about 2000 bytes
+        monkeypatch.setattr(_cli, "MAP_MIN_BYTES", 1)
+        monkeypatch.setattr(_cli, "LINES_WINDOW", 2000)
+    status, out, _ = _cli_run(["validate", "--ndjson", str(path)])
+    reported = [int(row.split(":")[1]) for row in out.decode().splitlines()]
+    assert reported == expected and status == (1 if expected else 0)
+
+
+def test_validate_unreadable(tmp_path):
+    status, out, err = _cli_run(["validate", str(tmp_path / "missing.json"), str(tmp_path)])
+    assert status == 2
+    assert "no such file" in err and "is a directory" in err
+
+
+def test_minify():
+    doc = b'{ "a" : [ 1 , 2.50 , "x y" ] ,\n "b" : { } }'
+    status, out, _ = _cli_run(["minify"], stdin=doc)
+    assert status == 0 and out == b'{"a":[1,2.50,"x y"],"b":{}}\n'
+    assert json.loads(out) == json.loads(doc)
+    assert _cli_run(["minify"], stdin=b"[1,")[0] == 1
+
+
+def test_get(tmp_path):
+    doc = {"users": [{"name": "Zoë", "tags": ["a", "b"]}], "a/b": 1, "m~n": None}
+    path = tmp_path / "d.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    pointers = ["/users/0/name", "/users/0/tags", "/a~1b", "/m~0n", ""]
+    status, out, _ = _cli_run(["get", str(path)] + pointers)
+    assert status == 0
+    assert [json.loads(line) for line in out.decode().splitlines()] == \
+        [doc["users"][0]["name"], doc["users"][0]["tags"], 1, None, doc]
+    status, _, err = _cli_run(["get", str(path), "/nope"])
+    assert status == 1 and "nope" in err
+
+
+def test_convert_roundtrip(tmp_path):
+    value = [{"a": 1, "é": [1.5, None]}, [], "x", 3]
+    src = tmp_path / "a.json"
+    src.write_text(json.dumps(value), encoding="utf-8")
+    status, nd, _ = _cli_run(["convert", "--to", "ndjson", str(src)])
+    assert status == 0
+    assert [json.loads(line) for line in nd.decode().splitlines()] == value
+    status, back, _ = _cli_run(["convert", "--to", "json"], stdin=nd)
+    assert status == 0 and json.loads(back) == value
+    assert _cli_run(["convert", "--to", "ndjson"], stdin=b'{"a": 1}')[0] == 1
+
+
+@pytest.mark.parametrize("fmt", ["msgpack", "arrow"])
+def test_convert_not_yet(fmt):
+    status, out, err = _cli_run(["convert", "--to", fmt], stdin=b"[1]")
+    assert status == 2 and out == b"" and "not available in this version" in err
+
+
+# --------------------------------------------------------------------------------------
+# Real processes
+# --------------------------------------------------------------------------------------
+
+def _env():
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+    env["PYTHONIOENCODING"] = "utf-8"
+    return env
+
+
+def _proc(args, stdin=b"", module="jetjson", **kw):
+    return subprocess.run([sys.executable, "-m", module] + args, input=stdin, capture_output=True,
+                          env=_env(), timeout=60, **kw)
+
+
+@pytest.mark.parametrize("doc", [b'{"b": [1, 1E5, "\xc3\xa9"], "a": {}}', b"[1,,2]", b"\xef\xbb\xbf1"],
+                         ids=["valid", "invalid", "bom"])
+def test_process_stdin_stdout(doc, tmp_path):
+    """The real thing: stdin to stdout, `-` for both, and a file to a file."""
+    for args in ([], ["-"], ["-", "-"], ["--sort-keys", "--tab"]):
+        # json.tool takes an outfile "-" for a file of that name: ours writes stdout
+        ours, theirs = _proc(args, doc), _proc(["-"] if args == ["-", "-"] else args, doc, module="json.tool")
+        assert (ours.returncode, ours.stdout, ours.stderr) == (theirs.returncode, theirs.stdout, theirs.stderr)
+    src = tmp_path / "in.json"
+    src.write_bytes(doc)
+    ours = _proc([str(src), str(tmp_path / "a.out")])
+    theirs = _proc([str(src), str(tmp_path / "b.out")], module="json.tool")
+    assert (ours.returncode, ours.stderr) == (theirs.returncode, theirs.stderr)
+    if theirs.returncode == 0:
+        assert (tmp_path / "a.out").read_bytes() == (tmp_path / "b.out").read_bytes()
+
+
+def test_process_file_errors(tmp_path):
+    missing = _proc([str(tmp_path / "missing.json")])
+    assert missing.returncode != 0 and b"no such file" in missing.stderr and b"Traceback" not in missing.stderr
+    folder = _proc([str(tmp_path)])
+    assert folder.returncode != 0 and b"is a directory" in folder.stderr and b"Traceback" not in folder.stderr
+    if os.geteuid() != 0:  # root reads anything
+        locked = tmp_path / "locked.json"
+        locked.write_bytes(b"[]")
+        locked.chmod(0)
+        denied = _proc([str(locked)])
+        assert denied.returncode != 0 and b"permission denied" in denied.stderr
+
+
+def test_process_broken_pipe(tmp_path):
+    """`python -m jetjson big.json | head -1` ends quietly."""
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps([{"i": i, "s": "x" * 40} for i in range(100000)]))
+    cmd = f"{sys.executable} -m jetjson {path} | head -c 10"
+    done = subprocess.run(["sh", "-c", cmd], capture_output=True, env=_env(), timeout=60)
+    assert done.stdout == b"[\n    {\n  "
+    assert done.stderr == b""
+
+
+def test_process_ctrl_c():
+    """Ctrl-C while waiting for stdin: exit 130, no traceback."""
+    child = subprocess.Popen([sys.executable, "-m", "jetjson"], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env())
+    time.sleep(1.0)  # let it import and block on stdin
+    child.send_signal(signal.SIGINT)
+    _, err = child.communicate(timeout=30)
+    child.stdin.close()
+    assert child.returncode == 130
+    assert b"Traceback" not in err
+
+
+def test_process_help_and_commands():
+    helped = _proc(["--help"])
+    assert helped.returncode == 0 and b"json.tool" in helped.stdout and b"validate" in helped.stdout
+    for cmd in _cli.COMMANDS:
+        assert _proc([cmd, "--help"]).returncode == 0
+    assert _proc(["--version"]).stdout.startswith(b"jetjson ")
+
+
+def test_progress_line_only_on_a_terminal(monkeypatch):
+    err = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    p = _cli.Progress("x.json", _cli.PROGRESS_MIN_BYTES)
+    p.show("formatting")
+    assert err.getvalue() == ""  # not a terminal
+    err.isatty = lambda: True
+    small = _cli.Progress("x.json", 1000)
+    small.show("formatting")
+    assert err.getvalue() == ""  # too small to bother
+    big = _cli.Progress("x.json", _cli.PROGRESS_MIN_BYTES)
+    big.show("formatting")
+    big.clear()
+    assert "formatting x.json" in err.getvalue() and err.getvalue().endswith("\r\x1b[K")
