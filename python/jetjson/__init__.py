@@ -42,6 +42,7 @@ from ._jetjson import (
     set_path,
     valid,
 )
+from ._jetjson import canonical, canonical_bytes
 from ._jetjson import ObjectItems as _ObjectItems
 from ._jetjson import ObjectKeys as _ObjectKeys
 from ._jetjson import ObjectValues as _ObjectValues
@@ -85,6 +86,8 @@ __all__ = [
     "release",
     "set_path",
     "valid",
+    "canonical",
+    "canonical_bytes",
 ]
 
 Mapping.register(Object)

@@ -12,6 +12,7 @@
 #include "dumps/encode_json.h"
 #include "dumpb/encode_orjson.h"
 #include "request.h"
+#include "canonical/canonical.h"
 
 static inline jj_state *jj_get_state(PyObject *module) { return (jj_state *)PyModule_GetState(module); }
 
@@ -270,6 +271,16 @@ static PyMethodDef jj_methods[] = {
      "are all kept, and there is no nesting or int digit limit."},
     {"dumpb", (PyCFunction)(void (*)(void))jj_dumpb, METH_FASTCALL | METH_KEYWORDS,
      "dumpb(obj, /, default=None, option=None)\n--\n\nSerialize obj to JSON bytes exactly as orjson.dumps does."},
+    {"canonical", (PyCFunction)(void (*)(void))jj_canonical, METH_FASTCALL | METH_KEYWORDS,
+     "canonical(obj, /, *, default=None)\n--\n\nThe RFC 8785 (JCS) canonical JSON of obj, as bytes: keys sorted by UTF-16\n"
+     "code units, ECMAScript number text, no whitespace. NaN, Infinity, ints beyond 2**53 - 1\n"
+     "in magnitude and lone surrogates raise ValueError; non-str keys and unsupported types\n"
+     "TypeError (unless default turns them into something that can be written)."},
+    {"canonical_bytes", jj_canonical_bytes, METH_O,
+     "canonical_bytes(data, /)\n--\n\nThe RFC 8785 (JCS) canonical form of the JSON text data (str, bytes, bytearray\n"
+     "or memoryview), as bytes, without building Python objects: canonical(loads(data)) for\n"
+     "documents without duplicate keys (ValueError), at any nesting depth. Invalid JSON raises\n"
+     "JSONDecodeError as loads does."},
     {"_stats", jj_stats, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
