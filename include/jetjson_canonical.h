@@ -10,15 +10,20 @@
  *     UTF-8 (U+007F, U+2028 and '/' included); a lone surrogate cannot be written;
  *   - numbers as ECMAScript's Number.prototype.toString writes the IEEE-754 double:
  *     shortest round-trip digits, positional for 1e-7 <= |x| < 1e21 (no ".0" on integral
- *     values: 1, 100, 1e+21's neighbour 100000000000000000000), otherwise d.ddde+XX or
+ *     values: 1, 100, 100000000000000000000), otherwise d.ddde+XX or
  *     de-X; -0 is written 0. NaN and the infinities have no spelling.
  *
- * Integers: a JSON integer stands for the double of the same value, and JCS writes the
- * double. An integer whose magnitude is at most 2^53 - 1 (Number.MAX_SAFE_INTEGER) is
- * that double exactly and keeps its digits; a larger one could be read back as another
- * integer (2^53 + 1 becomes 2^53), so it is refused (JJ_CANON_INT_RANGE), as the rfc8785
- * package does. A number written with a fraction or an exponent is a double whatever
- * its value ("1e300", "9007199254740993.0").
+ * Integers: JCS has only doubles, so an integer means the double of its value, written
+ * as ECMAScript writes that double. Up to 2^53 - 1 in magnitude (Number.MAX_SAFE_INTEGER)
+ * that is the integer's own digits. Beyond it most integers are not doubles, and writing
+ * the double would change the digits (2^53 + 1 would come out as 9007199254740992), so
+ * an integer is written only when its digits are already the ECMAScript text of a
+ * double (9007199254740992, 295147905179352830000: what JCS writes for large doubles,
+ * so that JCS output always canonicalizes to itself), and refused otherwise
+ * (JJ_CANON_INT_RANGE). The digits of an integer are never changed. (The rfc8785
+ * package refuses every int beyond 2^53 - 1 in magnitude.) A number written with a
+ * fraction or an exponent is a double whatever its value ("1e300",
+ * "9007199254740993.0" -> 9007199254740992).
  *
  * No Python, no global state. */
 #ifndef JETJSON_CANONICAL_H
@@ -40,6 +45,14 @@ extern "C" {
 /* The largest integer magnitude JCS writes (2^53 - 1). */
 #define JJ_CANON_MAX_INT ((UINT64_C(1) << 53) - 1)
 
+/* Longest integer text jj_canon_integer_ok can accept: 309 digits and a sign. */
+#define JJ_CANON_INT_TEXT_MAX 310
+
+/* Whether JCS writes the integer with decimal text[0..len) (an optional '-', digits) as
+ * it is: its magnitude is at most 2^53 - 1, or its digits are the ECMAScript text of
+ * the double nearest to it (see above). */
+int jj_canon_integer_ok(const char *text, size_t len);
+
 /* ECMAScript's Number::toString(v) for a finite v (the caller refuses NaN and the
  * infinities): 0 for both zeros, 1e+21, 1e-7, 0.000001, 123, 1.5, 5e-324. Returns the
  * number of bytes written (no NUL). The digits are format_double.c's shortest digits,
@@ -54,7 +67,7 @@ typedef enum jj_canon_status {
     JJ_CANON_OK = 0,
     JJ_CANON_NOMEM,         /* an allocation failed (or the sink's resize did) */
     JJ_CANON_NOT_FINITE,    /* NaN or an infinity (NaN, Infinity, or 1e400) */
-    JJ_CANON_INT_RANGE,     /* an integer beyond 2^53 - 1 in magnitude */
+    JJ_CANON_INT_RANGE,     /* an integer JCS cannot write with its own digits (see above) */
     JJ_CANON_SURROGATE,     /* a string with a lone surrogate (not Unicode text) */
     JJ_CANON_DUPLICATE_KEY, /* an object names a key twice (I-JSON, RFC 7493) */
     JJ_CANON_PARSE          /* jj_canonicalize only: the text is not JSON (see p->error) */

@@ -56,6 +56,34 @@ size_t jj_format_double_ecma(double v, char *out) {
     return (size_t)(o - out);
 }
 
+int jj_canon_integer_ok(const char *text, size_t len) {
+    /* the longest finite double's digits: 309, a sign, and the "e0" added below */
+    char buf[JJ_CANON_INT_TEXT_MAX + 3];
+    if (len == 0 || len > JJ_CANON_INT_TEXT_MAX) return 0;
+    memcpy(buf, text, len);
+    /* with an exponent the number parser gives the correctly rounded double of any
+     * integer text, where it keeps long integers as text otherwise */
+    memcpy(buf + len, "e0", 2);
+    jj_number num;
+    const uint8_t *end = jj_parse_number((const uint8_t *)buf, (const uint8_t *)buf + len + 2, &num);
+    if (end != (const uint8_t *)buf + len + 2 || num.kind != JJ_NUM_DOUBLE || !isfinite(num.v.d)) return 0;
+    char out[JJ_ECMA_DOUBLE_BUF_SIZE];
+    return jj_format_double_ecma(num.v.d, out) == len && memcmp(out, text, len) == 0;
+}
+
+/* An integer of the tape: the safe ones at once, the others by their text. */
+static int jj_canon_int64_ok(int64_t v) {
+    uint64_t mag = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    if (mag <= JJ_CANON_MAX_INT) return 1;
+    char text[JJ_INT_MAX_CHARS];
+    return jj_canon_integer_ok(text, jj_format_int64(v, text));
+}
+
+static int jj_canon_uint64_ok(uint64_t v) {
+    char text[JJ_INT_MAX_CHARS];
+    return jj_canon_integer_ok(text, jj_format_uint64(v, text));
+}
+
 /* ---- key order ---- */
 
 int jj_utf16_compare(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen) {
@@ -178,14 +206,25 @@ static jj_canon_status jj_put_scalar(jj_sink *out, const jj_parser *p, const uin
     case JJ_FALSE: return jj_sink_put(out, "false", 5) ? JJ_CANON_NOMEM : JJ_CANON_OK;
     case JJ_INT64: {
         int64_t v = (int64_t)tape[t + 1];
-        uint64_t mag = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-        if (mag > JJ_CANON_MAX_INT) return JJ_CANON_INT_RANGE;
+        if (!jj_canon_int64_ok(v)) return JJ_CANON_INT_RANGE;
         if (jj_sink_reserve(out, JJ_INT_MAX_CHARS)) return JJ_CANON_NOMEM;
         out->pos += jj_format_int64(v, (char *)out->pos);
         return JJ_CANON_OK;
     }
-    case JJ_UINT64:
-    case JJ_BIGINT: return JJ_CANON_INT_RANGE;
+    case JJ_UINT64: {
+        uint64_t v = tape[t + 1];
+        if (!jj_canon_uint64_ok(v)) return JJ_CANON_INT_RANGE;
+        if (jj_sink_reserve(out, JJ_INT_MAX_CHARS)) return JJ_CANON_NOMEM;
+        out->pos += jj_format_uint64(v, (char *)out->pos);
+        return JJ_CANON_OK;
+    }
+    case JJ_BIGINT: {
+        /* the digits as written: accepted ones are at most 309 digits and a sign */
+        const char *text = (const char *)input + jj_tape_payload(w);
+        size_t len = (size_t)tape[t + 1];
+        if (!jj_canon_integer_ok(text, len)) return JJ_CANON_INT_RANGE;
+        return jj_sink_put(out, text, len) ? JJ_CANON_NOMEM : JJ_CANON_OK;
+    }
     case JJ_DOUBLE: {
         double d;
         memcpy(&d, &tape[t + 1], sizeof d);

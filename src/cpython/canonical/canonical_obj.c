@@ -4,8 +4,8 @@
  * str, int, float, bool, None), their subclasses, enum members by their value, and
  * `default` for the rest. What is JCS's own: each dict's items are taken out, sorted by
  * their keys' UTF-16 code units and written in that order; numbers are written as
- * ECMAScript writes the double (jj_format_double_ecma), ints only up to 2^53 - 1 in
- * magnitude; strings in JSON.stringify's spelling, which is orjson's (dumpb's string
+ * ECMAScript writes the double (jj_format_double_ecma), ints with their digits when JCS
+ * would write them so (jj_canon_integer_ok: all up to 2^53 - 1 in magnitude); strings in JSON.stringify's spelling, which is orjson's (dumpb's string
  * writers do it), except that a lone surrogate is a ValueError here. */
 #include <math.h>
 
@@ -40,24 +40,52 @@ static int jj_canon_value(jj_canon_enc *c, PyObject *obj, int ndefault);
 
 static int jj_canon_put(jj_canon_enc *c, const char *text, size_t n) { return jj_writer_put(&c->e.w, text, n); }
 
+#define JJ_MSG_INT_RANGE                                                                                     \
+    "out of range for canonical JSON: beyond 2**53 - 1 in magnitude, an int is written only when its digits " \
+    "are the JCS text of a double (they would change otherwise)"
+
+static int jj_canon_int_refused(long long v, int known) {
+    if (known)
+        PyErr_Format(PyExc_ValueError, "int %lld " JJ_MSG_INT_RANGE, v);
+    else
+        PyErr_SetString(PyExc_ValueError, "int " JJ_MSG_INT_RANGE);
+    return -1;
+}
+
+/* Beyond 64 bits: only ints below 1e21 can be a double's positional text. */
+static int jj_canon_big_int(jj_canon_enc *c, PyObject *obj) {
+    double d = PyLong_AsDouble(obj);
+    if (d == -1.0 && PyErr_Occurred()) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return -1;
+        PyErr_Clear();
+        return jj_canon_int_refused(0, 0);
+    }
+    if (!(fabs(d) < 1e21)) return jj_canon_int_refused(0, 0);
+    PyObject *digits = PyNumber_ToBase(obj, 10);
+    if (!digits) return -1;
+    Py_ssize_t n;
+    const char *text = PyUnicode_AsUTF8AndSize(digits, &n);
+    int rc = -1;
+    if (text && !jj_canon_integer_ok(text, (size_t)n)) {
+        jj_canon_int_refused(0, 0);
+    } else if (text) {
+        rc = jj_writer_put(&c->e.w, text, (size_t)n);
+    }
+    Py_DECREF(digits);
+    return rc;
+}
+
 static int jj_canon_int(jj_canon_enc *c, PyObject *obj) {
     int overflow;
     long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
     if (v == -1 && PyErr_Occurred()) return -1;
-    uint64_t mag = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-    if (overflow) {
-        PyErr_SetString(PyExc_ValueError,
-                        "int out of range for canonical JSON: beyond 64 bits (the limit is 2**53 - 1 in magnitude)");
-        return -1;
-    }
-    if (mag > JJ_CANON_MAX_INT) {
-        PyErr_Format(PyExc_ValueError,
-                     "int %lld out of range for canonical JSON: magnitude above 2**53 - 1, not exact as a double",
-                     v);
-        return -1;
-    }
+    if (overflow) return jj_canon_big_int(c, obj);
     if (jj_writer_reserve(&c->e.w, JJ_INT_MAX_CHARS)) return -1;
-    c->e.w.pos += jj_format_int64((int64_t)v, (char *)c->e.w.pos);
+    char *text = (char *)c->e.w.pos;
+    size_t n = jj_format_int64((int64_t)v, text);
+    uint64_t mag = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    if (mag > JJ_CANON_MAX_INT && !jj_canon_integer_ok(text, n)) return jj_canon_int_refused(v, 1);
+    c->e.w.pos += n;
     return 0;
 }
 

@@ -42,8 +42,8 @@ static void jj_canon_raise(const jj_request *r, jj_canon_status status, size_t f
             memcpy(text, r->in.buf + jj_tape_payload(tape[fault]), n);
             strcpy(text + n, len > n ? "..." : "");
             PyErr_Format(PyExc_ValueError,
-                         "integer %s out of range for canonical JSON: magnitude above 2**53 - 1, not exact as a "
-                         "double",
+                         "integer %s out of range for canonical JSON: beyond 2**53 - 1 in magnitude, an "
+                         "integer is written only when its digits are the JCS text of a double",
                          text);
         } else {
             char text[JJ_INT_MAX_CHARS + 1];
@@ -51,8 +51,8 @@ static void jj_canon_raise(const jj_request *r, jj_canon_status status, size_t f
                                          : jj_format_int64((int64_t)tape[fault + 1], text);
             text[n] = '\0';
             PyErr_Format(PyExc_ValueError,
-                         "integer %s out of range for canonical JSON: magnitude above 2**53 - 1, not exact as a "
-                         "double",
+                         "integer %s out of range for canonical JSON: beyond 2**53 - 1 in magnitude, an "
+                         "integer is written only when its digits are the JCS text of a double",
                          text);
         }
         return;
