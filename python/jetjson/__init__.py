@@ -42,6 +42,7 @@ from ._jetjson import (
     set_path,
     valid,
 )
+from ._jetjson import _dumpb_many, _many
 from ._jetjson import canonical, canonical_bytes
 from ._jetjson import ObjectItems as _ObjectItems
 from ._jetjson import ObjectKeys as _ObjectKeys
@@ -69,6 +70,7 @@ __all__ = [
     "dump",
     "dumpb",
     "dumps",
+    "dumpb_many",
     "Fragment",
     "JSONDecodeError",
     "JSONEncodeError",
@@ -80,9 +82,12 @@ __all__ = [
     "load",
     "load_file",
     "loads",
+    "loads_many",
+    "map_many",
     "minify",
     "parse",
     "parse_file",
+    "parse_many",
     "release",
     "set_path",
     "valid",
@@ -106,3 +111,69 @@ def parse_file(path):
     """Parse the JSON file at ``path`` lazily, like ``parse`` (the views keep its bytes)."""
     with open(path, "rb") as f:
         return parse(f.read())
+
+
+# ---- streams of documents ----
+
+_FORMATS = {"whitespace": 0, "lines": 1, "json_seq": 2, "comma": 3, "array": 4}
+_BATCH_SIZE = 1 << 20
+
+
+def _many_args(format, batch_size, threads):
+    code = _FORMATS.get(format) if isinstance(format, str) else None
+    if code is None:
+        raise ValueError(f"format must be one of {', '.join(map(repr, _FORMATS))}, not {format!r}")
+    if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size <= 0:
+        raise ValueError(f"batch_size must be a positive int, not {batch_size!r}")
+    if threads is not None and (not isinstance(threads, int) or isinstance(threads, bool) or threads < 0):
+        raise ValueError(f"threads must be None or an int >= 0, not {threads!r}")
+    return code
+
+
+def loads_many(data, *, format="whitespace", fields=None, default=None, threads=None, batch_size=_BATCH_SIZE):
+    """The documents of ``data`` one by one, each as ``loads`` returns it.
+
+    ``format``: ``"whitespace"`` (NDJSON, JSON Lines, concatenated JSON), ``"lines"``
+    (one document per line), ``"json_seq"`` (RFC 7464), ``"comma"`` or ``"array"`` (the
+    elements of one top-level array). ``fields``: a JSON Pointer or a list of them; each
+    document then gives the value there (or a tuple of them), ``default`` where a
+    pointer leads nowhere. A malformed document raises ``JSONDecodeError`` with json's
+    message and its position in the whole input, after the documents before it. With
+    ``threads`` (an int; 0 for one per processor) the result is a list.
+    """
+    code = _many_args(format, batch_size, threads)
+    it = _many(data, code, False, fields, default, batch_size)
+    return it if threads is None else list(it)
+
+
+def parse_many(data, *, format="whitespace", threads=None, batch_size=_BATCH_SIZE):
+    """The documents of ``data`` one by one, as ``parse`` returns them (lazy views of
+    objects and arrays, which stay valid after the iterator moves on). Formats and
+    errors as ``loads_many``; with ``threads`` the result is a list."""
+    code = _many_args(format, batch_size, threads)
+    it = _many(data, code, True, None, None, batch_size)
+    return it if threads is None else list(it)
+
+
+def map_many(fn, data, *, format="whitespace", fields=None, default=None, drop_none=False, threads=None,
+             lazy=False, batch_size=_BATCH_SIZE):
+    """``[fn(doc) for doc in loads_many(data, ...)]`` (documents as ``parse`` gives them
+    with ``lazy=True``), leaving out the results that are None with ``drop_none``."""
+    if lazy and fields is not None:
+        raise ValueError("fields cannot be combined with lazy=True")
+    code = _many_args(format, batch_size, threads)
+    it = _many(data, code, bool(lazy), fields, default, batch_size)
+    if drop_none:
+        return [r for r in map(fn, it) if r is not None]
+    return list(map(fn, it))
+
+
+def dumpb_many(records, default=None, option=None, *, threads=None):
+    """The records (any iterable) as NDJSON bytes: each as ``dumpb`` writes it, then a
+    newline. ``OPT_INDENT_2`` is refused (a record would span several lines);
+    ``OPT_APPEND_NEWLINE`` changes nothing."""
+    if threads is not None and (not isinstance(threads, int) or isinstance(threads, bool) or threads < 0):
+        raise ValueError(f"threads must be None or an int >= 0, not {threads!r}")
+    if isinstance(option, int) and not isinstance(option, bool) and option >= 0 and option & OPT_INDENT_2:
+        raise ValueError("OPT_INDENT_2 cannot be used with dumpb_many: each record must stay on one line")
+    return _dumpb_many(records, default, option)

@@ -167,6 +167,20 @@ static jj_json_rules jj_rules_here(int meth_o) {
     return rules;
 }
 
+jj_json_rules jj_json_rules_here(int meth_o) { return jj_rules_here(meth_o); }
+
+int jj_raise_verdict(jj_state *st, const jj_json_verdict *v, const uint8_t *buf, size_t base, PyObject *text,
+                     PyObject *utf8) {
+    switch (v->error) {
+    case JJ_JSON_ACCEPTED: return 1;
+    case JJ_JSON_NOMEM: PyErr_NoMemory(); break;
+    case JJ_JSON_TOO_DEEP: jj_raise_too_deep(v->in_object); break;
+    case JJ_JSON_INT_TOO_LONG: jj_raise_int_too_long(buf + base + v->offset, v->length); break;
+    default: jj_raise_decode_error(st, jj_json_message(v->error), text, utf8, buf, base + v->offset); break;
+    }
+    return -1;
+}
+
 int jj_json_would_accept(const uint8_t *buf, size_t len) {
     jj_json_rules rules = jj_rules_here(1); /* for valid, a METH_O entry */
     jj_json_verdict v = jj_json_explain(buf, len, &rules);

@@ -12,6 +12,7 @@
 #include "dumps/encode_json.h"
 #include "dumpb/encode_orjson.h"
 #include "request.h"
+#include "streams/many.h"
 #include "canonical/canonical.h"
 
 static inline jj_state *jj_get_state(PyObject *module) { return (jj_state *)PyModule_GetState(module); }
@@ -273,8 +274,9 @@ static PyMethodDef jj_methods[] = {
      "dumpb(obj, /, default=None, option=None)\n--\n\nSerialize obj to JSON bytes exactly as orjson.dumps does."},
     {"canonical", (PyCFunction)(void (*)(void))jj_canonical, METH_FASTCALL | METH_KEYWORDS,
      "canonical(obj, /, *, default=None)\n--\n\nThe RFC 8785 (JCS) canonical JSON of obj, as bytes: keys sorted by UTF-16\n"
-     "code units, ECMAScript number text, no whitespace. NaN, Infinity, ints beyond 2**53 - 1\n"
-     "in magnitude and lone surrogates raise ValueError; non-str keys and unsupported types\n"
+     "code units, ECMAScript number text, no whitespace. NaN, Infinity, lone surrogates and\n"
+     "ints beyond 2**53 - 1 in magnitude (unless their digits are JCS's text of that double,\n"
+     "such as 9007199254740992) raise ValueError; non-str keys and unsupported types\n"
      "TypeError (unless default turns them into something that can be written)."},
     {"canonical_bytes", jj_canonical_bytes, METH_O,
      "canonical_bytes(data, /)\n--\n\nThe RFC 8785 (JCS) canonical form of the JSON text data (str, bytes, bytearray\n"
@@ -282,6 +284,8 @@ static PyMethodDef jj_methods[] = {
      "documents without duplicate keys (ValueError), at any nesting depth. Invalid JSON raises\n"
      "JSONDecodeError as loads does."},
     {"_stats", jj_stats, METH_NOARGS, NULL},
+    {"_many", (PyCFunction)(void (*)(void))jj_many_open, METH_FASTCALL, NULL},
+    {"_dumpb_many", (PyCFunction)(void (*)(void))jj_dumpb_many, METH_FASTCALL, NULL},
     {NULL, NULL, 0, NULL},
 };
 
@@ -303,7 +307,7 @@ static int jj_exec(PyObject *module) {
         st->json_decode_error, NULL);
     if (!st->JSONDecodeError || jj_decode_error_init(st) < 0) return -1;
     if (PyModule_AddObjectRef(module, "JSONDecodeError", st->JSONDecodeError) < 0) return -1;
-    if (jj_lazy_add_types(module, st) < 0) return -1;
+    if (jj_lazy_add_types(module, st) < 0 || jj_many_add_type(module, st) < 0) return -1;
     if (jj_native_init(st) < 0 || jj_dumpb_init(st, module) < 0) return -1;
     PyObject *loads = PyObject_GetAttrString(module, "loads");
     if (!loads) return -1;
@@ -320,6 +324,7 @@ static int jj_traverse(PyObject *module, visitproc visit, void *arg) {
     Py_VISIT(st->json_loads);
     Py_VISIT(st->json_decode_error);
     for (int i = 0; i < JJ_LT_COUNT_; i++) Py_VISIT(st->lazy_types[i]);
+    Py_VISIT(st->many_type);
     int rc = jj_dumps_traverse_state(st, visit, arg);
     return rc ? rc : jj_dumpb_traverse(st, visit, arg);
 }
@@ -332,6 +337,7 @@ static int jj_clear(PyObject *module) {
     Py_CLEAR(st->json_loads);
     Py_CLEAR(st->json_decode_error);
     for (int i = 0; i < JJ_LT_COUNT_; i++) Py_CLEAR(st->lazy_types[i]);
+    Py_CLEAR(st->many_type);
     jj_dumps_clear_state(st);
     jj_dumpb_clear(st);
     jj_native_clear(st);

@@ -50,6 +50,7 @@ typedef struct jj_state {
     Py_ssize_t fallback_errors;  /* engine refused, json raised */
     Py_ssize_t json_calls;       /* calls of json.loads, whatever the reason */
     PyObject *lazy_types[7];     /* lazy.h: the types of jetjson.parse's documents and views */
+    PyObject *many_type;         /* streams/many.h: the iterator of loads_many/parse_many */
     /* dumps/dump (encode_json_api.c) */
     PyObject *json_dumps;           /* json.dumps and json.dump, for what is json's to do */
     PyObject *json_dump;
@@ -66,6 +67,9 @@ typedef struct jj_state {
     size_t dumpb_last_len; /* the last result's length: sizes the next buffer */
     size_t canonical_last_len; /* canonical (canonical/canonical_obj.c): the same for it */
 } jj_state;
+
+/* encode_orjson.c: _dumpb_many(records, default, option), dumpb_many's engine. */
+PyObject *jj_dumpb_many(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
 /* decode.c: tape -> Python objects. Returns NULL with an exception set. */
 PyObject *jj_build_objects(jj_state *st, const jj_parser *p, const uint8_t *input);
@@ -114,6 +118,14 @@ PyObject *jj_decode_error_new(jj_state *st, const char *msg, PyObject *doc, PyOb
                               size_t offset);
 /* Makes st->error_keys and gives st->JSONDecodeError its doc property (module exec). */
 int jj_decode_error_init(jj_state *st);
+/* json's rules where our caller called us (meth_o: a METH_O entry, see recursion.c). */
+jj_json_rules jj_json_rules_here(int meth_o);
+/* Raises what json raises for a verdict of jj_json_explain on text that starts at byte
+ * `base` of the UTF-8 buf: positions count from buf's start; the exception's doc is
+ * `text`, or the bytes `utf8` decoded when read. -1, or 1 (nothing raised) when the
+ * verdict is JJ_JSON_ACCEPTED. */
+int jj_raise_verdict(jj_state *st, const jj_json_verdict *v, const uint8_t *buf, size_t base, PyObject *text,
+                     PyObject *utf8);
 /* Whether json would take valid UTF-8 text here (its recursion room, its int digits
  * limit): 1 or 0, -1 with an exception. */
 int jj_json_would_accept(const uint8_t *buf, size_t len);

@@ -74,6 +74,10 @@ static inline jj_state *jj_view_state(PyObject *self) { return ((jj_view *)self)
 
 /* lazy_doc.c */
 PyObject *jj_parse_py(PyObject *module, PyObject *data);
+/* The root view of a new document that takes the container tape just parsed into p
+ * (which allocates again for its next parse); `owner` holds `input`. The caller's
+ * parser must be its own (no Python code may run between its parse and this). */
+PyObject *jj_lazy_adopt(jj_state *st, jj_parser *p, const uint8_t *input, size_t len, PyObject *owner);
 int jj_lazy_add_types(PyObject *module, jj_state *st);
 /* The value at tape index t: a view for a container, a Python object otherwise. */
 PyObject *jj_lazy_value(jj_state *st, jj_lazy_doc *doc, size_t t);

@@ -293,6 +293,23 @@ static void jj_lazy_doc_take(jj_lazy_doc *d, jj_thread_parser *tp, const uint8_t
     PyObject_GC_Track((PyObject *)d);
 }
 
+/* A document for a tape just parsed into p (jj_many_next's full tape: nothing raw),
+ * keeping `owner` (which holds input) alive; a view of its root container. */
+PyObject *jj_lazy_adopt(jj_state *st, jj_parser *p, const uint8_t *input, size_t len, PyObject *owner) {
+    jj_lazy_doc *doc = jj_doc_new(st);
+    if (!doc) return NULL;
+    jj_parser_take_document(&doc->tape, p);
+    doc->owner = Py_XNewRef(owner);
+    doc->input = input;
+    doc->input_len = len;
+    doc->finished = 1;
+    PyObject_GC_Track((PyObject *)doc);
+    int root = jj_tape_type(doc->tape.tape[0]) == JJ_OBJECT ? JJ_LT_OBJECT : JJ_LT_ARRAY;
+    PyObject *view = jj_new_view(st, root, doc, 0);
+    Py_DECREF(doc);
+    return view;
+}
+
 /* ---- parse ---- */
 
 /* parse(): a lazy tape kept by a document, views over it. What the engine refuses is

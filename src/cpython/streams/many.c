@@ -1,0 +1,501 @@
+/* The stream iterator (many.h): its input, the windows the engine indexes, and the
+ * rules of each format for where one document ends and the next begins.
+ *
+ * Documents are read the way json.JSONDecoder.raw_decode reads a text from where the
+ * last one ended: where the engine refuses a document, jj_json_explain says what json
+ * makes of the text there (a value that ends early, "truefalse" being two; a value
+ * only json takes; or json's error, raised with its position in the whole input). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "many.h"
+
+#include "jetjson_paths.h"
+#include "request.h"
+
+#define JJ_RS 0x1E
+
+static int jj_space(uint8_t c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+static int jj_all_space(const uint8_t *b, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (!jj_space(b[i])) return 0;
+    return 1;
+}
+
+/* ---- input ---- */
+
+/* Takes `data` as loads_many reads it: bytes and str in place (json's encoding detection
+ * for bytes), read-only buffers in place, other buffers copied. 0 or -1. */
+static int jj_many_take_input(jj_many_iter *it, PyObject *data) {
+    if (PyUnicode_Check(data)) {
+        Py_ssize_t n;
+        const char *utf8 = PyUnicode_AsUTF8AndSize(data, &n);
+        it->text = Py_NewRef(data);
+        if (utf8) {
+            it->owner = Py_NewRef(data);
+            it->buf = (const uint8_t *)utf8;
+            it->len = (size_t)n;
+            return 0;
+        }
+        if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) return -1;
+        /* lone surrogates: written as json reads them back from bytes; the engine
+         * refuses those documents and json builds them */
+        PyErr_Clear();
+        it->owner = PyUnicode_AsEncodedString(data, "utf-8", "surrogatepass");
+        if (!it->owner) return -1;
+        it->buf = (const uint8_t *)PyBytes_AS_STRING(it->owner);
+        it->len = (size_t)PyBytes_GET_SIZE(it->owner);
+        return 0;
+    }
+    const uint8_t *buf;
+    size_t len;
+    if (PyBytes_Check(data)) {
+        buf = (const uint8_t *)PyBytes_AS_STRING(data);
+        len = (size_t)PyBytes_GET_SIZE(data);
+    } else if (PyObject_CheckBuffer(data)) {
+        if (PyObject_GetBuffer(data, &it->view, PyBUF_SIMPLE) < 0) return -1;
+        it->has_view = 1;
+        buf = it->view.buf;
+        len = (size_t)it->view.len;
+    } else {
+        PyErr_Format(PyExc_TypeError, "the JSON object must be str, bytes or bytearray, not %.200s",
+                     Py_TYPE(data)->tp_name);
+        return -1;
+    }
+    if (jj_bytes_need_json(buf, len)) { /* UTF-16/32 or a BOM: json decodes first */
+        PyObject *text = jj_decode_like_json(buf, len);
+        if (!text) return -1;
+        if (it->has_view) {
+            PyBuffer_Release(&it->view);
+            it->has_view = 0;
+        }
+        int rc = jj_many_take_input(it, text);
+        Py_DECREF(text);
+        return rc;
+    }
+    if (it->has_view && !it->view.readonly) { /* it could change between documents */
+        it->copy = malloc(len ? len : 1);
+        if (!it->copy) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        memcpy(it->copy, buf, len);
+        buf = it->copy;
+        PyBuffer_Release(&it->view);
+        it->has_view = 0;
+    } else if (!it->has_view) {
+        it->owner = Py_NewRef(data);
+    }
+    it->buf = buf;
+    it->len = len;
+    return 0;
+}
+
+/* ---- windows ---- */
+
+static const uint8_t *jj_memrchr(const uint8_t *b, uint8_t c, size_t n) {
+#if defined(__GLIBC__)
+    return memrchr(b, c, n);
+#else
+    while (n--)
+        if (b[n] == c) return b + n;
+    return NULL;
+#endif
+}
+
+/* Indexes the next window, of about batch bytes from it->pos (more when `grow`). */
+static int jj_open_window(jj_many_iter *it, size_t want) {
+    size_t left = it->len - it->pos;
+    size_t n = want < left ? want : left;
+    if (n < left) {
+        /* end the window after a line break when there is one in its second half: no
+         * valid string holds one, so the window does not end inside a string (which
+         * would cost the engine a walk over the window to find its quote) */
+        const uint8_t *nl = jj_memrchr(it->buf + it->pos + n / 2, '\n', n - n / 2);
+        if (nl) n = (size_t)(nl - (it->buf + it->pos)) + 1;
+    }
+    unsigned flags = n < left ? JJ_MANY_MORE_INPUT : 0;
+    jj_error err;
+    if (n >= JJ_UNLOCK_MIN_BYTES) { /* the input cannot change: bytes, str, read-only or a copy */
+        Py_BEGIN_ALLOW_THREADS
+        err = jj_many_start(&it->many, &it->parser, it->buf + it->pos, n, flags);
+        Py_END_ALLOW_THREADS
+    } else {
+        err = jj_many_start(&it->many, &it->parser, it->buf + it->pos, n, flags);
+    }
+    if (err == JJ_ERR_NOMEM) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (err != JJ_OK) { /* JJ_ERR_TOO_LARGE: a window past the index's reach */
+        PyErr_SetString(PyExc_ValueError, "a document of 4 GiB or more cannot be read from a stream");
+        return -1;
+    }
+    it->window = it->pos;
+    it->window_len = n;
+    it->window_open = 1;
+    return 0;
+}
+
+/* The byte at the stream's next index entry, or -1 when the window has no entry left. */
+static int jj_peek(const jj_many_iter *it) {
+    if (it->many.next >= it->parser.index_len) return -1;
+    return it->buf[it->window + it->parser.index[it->many.next]];
+}
+
+/* Starts the next window at `at` (the documents after it are read again). */
+static void jj_restart_at(jj_many_iter *it, size_t at) {
+    it->pos = at;
+    it->window_open = 0;
+}
+
+/* json's error for the whole input (the array format: elements are json's array). */
+static PyObject *jj_fail_whole(jj_many_iter *it) {
+    jj_json_rules rules = jj_json_rules_here(0);
+    jj_json_verdict v = jj_json_explain(it->buf, it->len, &rules);
+    if (jj_many_raise(it, 0, &v) > 0) /* valid JSON, but no array */
+        PyErr_SetString(PyExc_ValueError, "format='array' reads the elements of a top-level array: "
+                                          "the input is another JSON value");
+    return NULL;
+}
+
+/* A JSONDecodeError of `kind` at byte `at`. */
+static PyObject *jj_fail_at(jj_many_iter *it, jj_json_error kind, size_t at) {
+    jj_json_verdict v = {.error = kind, .offset = 0};
+    jj_many_raise(it, at, &v);
+    return NULL;
+}
+
+/* ---- the formats ---- */
+
+/* Whether a refused document that the engine took to end at `end` reaches the bytes
+ * that are not UTF-8 in this window (then json's error is its UnicodeDecodeError). */
+static int jj_runs_into_bad_bytes(const jj_many_iter *it, jj_error err, size_t end) {
+    return err == JJ_ERR_UTF8 || (it->many.pending == JJ_ERR_UTF8 && end >= it->window + it->many.pending_at);
+}
+
+/* An end for jj_many_check_utf8 that takes in the bad bytes (a sequence is at most 4). */
+static size_t jj_past_bad_bytes(const jj_many_iter *it, size_t end) {
+    size_t bad = it->many.pending == JJ_ERR_UTF8 ? it->window + it->many.pending_at + 4 : end;
+    size_t stop = bad > end ? bad : end;
+    return stop < it->len ? stop : it->len;
+}
+
+static PyObject *jj_value_until(jj_many_iter *it, size_t start, size_t stop);
+
+/* A document the engine refused, starting at `start`, in the formats where the next one
+ * starts where json's value ends (whitespace, comma): json's value of it (the stream
+ * then goes on where json stopped) or json's exception. `end` is the end of the text the
+ * engine took for the document. */
+static PyObject *jj_refused_document(jj_many_iter *it, jj_error err, size_t start, size_t end) {
+    if (err == JJ_ERR_NOMEM) return PyErr_NoMemory();
+    if (jj_runs_into_bad_bytes(it, err, end) && jj_many_check_utf8(it, start, jj_past_bad_bytes(it, end)) < 0)
+        return NULL;
+    jj_json_rules rules = jj_json_rules_here(0);
+    jj_json_verdict v = jj_json_explain(it->buf + start, it->len - start, &rules);
+    if (v.error == JJ_JSON_EXTRA_DATA) return jj_value_until(it, start, start + v.offset);
+    if (v.error == JJ_JSON_ACCEPTED) return jj_value_until(it, start, it->len);
+    return jj_many_raise(it, start, &v), NULL;
+}
+
+/* The value json reads at buf[start, stop) where the engine read something else ("1."
+ * as one token, "NaN"): the engine's if it takes that text alone, else json's. The
+ * stream goes on at `stop`. */
+static PyObject *jj_value_until(jj_many_iter *it, size_t start, size_t stop) {
+    jj_restart_at(it, stop);
+    size_t n = stop - start;
+    while (n && jj_space(it->buf[start + n - 1])) n--;
+    if (jj_parse(&it->parser, it->buf + start, n) == JJ_OK)
+        return jj_many_value(it, it->buf + start, n, start, start + n);
+    return jj_many_json_value(it, start, start + n);
+}
+
+/* lines: the document must be the whole of its line. */
+static PyObject *jj_line_document(jj_many_iter *it, jj_error err, size_t start, size_t end) {
+    const uint8_t *buf = it->buf;
+    const uint8_t *nl = memchr(buf + end, '\n', it->len - end);
+    size_t line_end = nl ? (size_t)(nl - buf) : it->len;
+    const uint8_t *inside = memchr(buf + start, '\n', end - start);
+    if (err == JJ_OK && !inside && jj_all_space(buf + end, line_end - end))
+        return jj_many_value(it, buf + it->window, it->window_len, start, end);
+    if (err == JJ_ERR_NOMEM) return PyErr_NoMemory();
+    /* json.loads of the line decides */
+    size_t stop = inside ? (size_t)(inside - buf) : line_end;
+    if (jj_many_check_utf8(it, start, stop) < 0) return NULL;
+    jj_json_rules rules = jj_json_rules_here(0);
+    jj_json_verdict v = jj_json_explain(buf + start, stop - start, &rules);
+    if (jj_many_raise(it, start, &v) < 0) return NULL;
+    jj_restart_at(it, stop);
+    return jj_many_json_value(it, start, stop);
+}
+
+/* comma and array: the separators before the next document. 1 when a document comes,
+ * 0 when the window needs more input, -1 with an exception (or, for array, when the
+ * array closed: it->array_state is then 2). */
+static int jj_separators(jj_many_iter *it) {
+    for (;;) {
+        int c = jj_peek(it);
+        if (c < 0) return it->many.pending != JJ_OK ? 1 : 0; /* bad bytes: jj_many_next tells */
+        size_t at = it->window + it->parser.index[it->many.next];
+        if (it->format == JJ_FMT_COMMA) {
+            if (c != ',') return 1;
+            if (it->count == 0 || it->separated) return jj_fail_at(it, JJ_JSON_EXPECTING_VALUE, at), -1;
+            it->separated = 1;
+            it->many.next++;
+            continue;
+        }
+        /* array */
+        if (it->array_state == 0) {
+            if (c != '[') return jj_fail_whole(it), -1;
+            it->array_state = 1;
+            it->separated = 1;
+            it->many.next++;
+        } else if (it->array_state == 2) {
+            return jj_fail_whole(it), -1; /* something after the array */
+        } else if (c == ']') {
+            if (it->count && it->separated) return jj_fail_whole(it), -1; /* a trailing comma */
+            it->array_state = 2;
+            it->many.next++;
+            it->prev_end = at + 1;
+        } else if (c == ',') {
+            if (it->separated) return jj_fail_whole(it), -1;
+            it->separated = 1;
+            it->many.next++;
+        } else {
+            return it->separated ? 1 : (jj_fail_whole(it), -1);
+        }
+    }
+}
+
+/* The end of the input in the formats read by windows: StopIteration, or the error of a
+ * stream that stops too early. */
+static PyObject *jj_end_of_input(jj_many_iter *it) {
+    if (it->format == JJ_FMT_ARRAY && it->array_state != 2) return jj_fail_whole(it);
+    if (it->format == JJ_FMT_COMMA && it->separated) return jj_fail_at(it, JJ_JSON_EXPECTING_VALUE, it->len);
+    return NULL;
+}
+
+static PyObject *jj_next_document(jj_many_iter *it) {
+    for (;;) {
+        if (!it->window_open) {
+            if (it->pos >= it->len) return jj_end_of_input(it);
+            if (jj_open_window(it, it->batch) < 0) return NULL;
+        }
+        if (it->format == JJ_FMT_COMMA || it->format == JJ_FMT_ARRAY) {
+            int more = jj_separators(it);
+            if (more < 0) return NULL;
+            if (more == 0) { /* no entry left in this window */
+                jj_restart_at(it, it->window + it->window_len);
+                continue;
+            }
+        }
+        size_t s, e;
+        jj_error err = jj_many_next(&it->many, &s, &e);
+        if (err == JJ_ERR_EMPTY) {
+            jj_restart_at(it, it->window + it->window_len);
+            continue;
+        }
+        if (err == JJ_ERR_INCOMPLETE) {
+            /* cut by the window's end: read again from its start, in a longer window
+             * when it began the window */
+            size_t want = it->batch;
+            if (s == 0) {
+                want = it->window_len > SIZE_MAX / 2 ? SIZE_MAX : 2 * it->window_len;
+                it->pos = it->window;
+            } else {
+                it->pos = it->window + s;
+            }
+            if (jj_open_window(it, want) < 0) return NULL;
+            continue;
+        }
+        size_t start = it->window + s, end = it->window + e;
+        PyObject *value;
+        if (it->format == JJ_FMT_LINES) {
+            value = jj_line_document(it, err, start, end);
+        } else if (it->format == JJ_FMT_ARRAY) {
+            if (err == JJ_OK) {
+                value = jj_many_value(it, it->buf + it->window, it->window_len, start, end);
+            } else if (err == JJ_ERR_NOMEM) {
+                value = PyErr_NoMemory();
+            } else if (jj_runs_into_bad_bytes(it, err, end) &&
+                       jj_many_check_utf8(it, start, jj_past_bad_bytes(it, end)) < 0) {
+                value = NULL;
+            } else {
+                /* an element only json takes, else json's error for the whole array */
+                jj_json_rules rules = jj_json_rules_here(0);
+                jj_json_verdict v = jj_json_explain(it->buf + start, end - start, &rules);
+                value = v.error == JJ_JSON_ACCEPTED     ? jj_many_json_value(it, start, end)
+                      : v.error == JJ_JSON_EXTRA_DATA ? jj_value_until(it, start, start + v.offset)
+                                                      : jj_fail_whole(it);
+            }
+        } else if (err == JJ_OK) {
+            value = jj_many_value(it, it->buf + it->window, it->window_len, start, end);
+        } else {
+            value = jj_refused_document(it, err, start, end);
+        }
+        if (value) {
+            it->separated = 0;
+            if (it->count < 2) it->count++;
+        }
+        return value;
+    }
+}
+
+/* json_seq (RFC 7464): the text between two RS bytes is one document (or nothing but
+ * white space, skipped); text before the first RS counts as one too. */
+static PyObject *jj_next_record(jj_many_iter *it) {
+    const uint8_t *buf = it->buf;
+    for (;;) {
+        if (it->pos >= it->len) return NULL;
+        size_t a = it->pos;
+        const uint8_t *rs = memchr(buf + a, JJ_RS, it->len - a);
+        size_t b = rs ? (size_t)(rs - buf) : it->len;
+        it->pos = rs ? b + 1 : it->len;
+        size_t n = b - a; /* the record as json.loads would read it: white space and all */
+        if (jj_all_space(buf + a, n)) continue;
+        jj_error err = jj_parse(&it->parser, buf + a, n);
+        if (err == JJ_OK) return jj_many_value(it, buf + a, n, a, b);
+        if (err == JJ_ERR_NOMEM) return PyErr_NoMemory();
+        if (err == JJ_ERR_UTF8 && jj_many_check_utf8(it, a, b) < 0) return NULL;
+        jj_json_rules rules = jj_json_rules_here(0);
+        jj_json_verdict v = jj_json_explain(buf + a, n, &rules);
+        if (jj_many_raise(it, a, &v) < 0) return NULL;
+        return jj_many_json_value(it, a, b);
+    }
+}
+
+/* ---- the iterator type ---- */
+
+static PyObject *jj_many_iternext(PyObject *self) {
+    jj_many_iter *it = (jj_many_iter *)self;
+    if (it->done) return NULL;
+    if (it->busy) {
+        PyErr_SetString(PyExc_ValueError, "stream iterator already executing");
+        return NULL;
+    }
+    it->busy = 1;
+    PyObject *value = it->format == JJ_FMT_JSON_SEQ ? jj_next_record(it) : jj_next_document(it);
+    it->busy = 0;
+    if (!value) { /* the end, or an error: nothing comes after either */
+        it->done = 1;
+        jj_parser_free(&it->parser);
+        jj_parser_init(&it->parser);
+    }
+    return value;
+}
+
+static int jj_many_traverse(PyObject *self, visitproc visit, void *arg) {
+    jj_many_iter *it = (jj_many_iter *)self;
+    Py_VISIT(it->owner);
+    Py_VISIT(it->text);
+    Py_VISIT(it->fields);
+    Py_VISIT(it->default_value);
+    if (it->has_view) Py_VISIT(it->view.obj);
+    Py_VISIT(Py_TYPE(self));
+    return 0;
+}
+
+static int jj_many_clear(PyObject *self) {
+    jj_many_iter *it = (jj_many_iter *)self;
+    Py_CLEAR(it->fields);
+    Py_CLEAR(it->default_value);
+    return 0;
+}
+
+static void jj_many_dealloc(PyObject *self) {
+    jj_many_iter *it = (jj_many_iter *)self;
+    PyTypeObject *type = Py_TYPE(self);
+    PyObject_GC_UnTrack(self);
+    jj_many_clear(self);
+    if (it->has_view) PyBuffer_Release(&it->view);
+    Py_CLEAR(it->owner);
+    Py_CLEAR(it->text);
+    Py_CLEAR(it->utf8);
+    free(it->copy);
+    jj_parser_free(&it->parser);
+    PyObject_GC_Del(self);
+    Py_DECREF(type);
+}
+
+static PyType_Slot jj_many_slots[] = {
+    {Py_tp_iter, PyObject_SelfIter},
+    {Py_tp_iternext, jj_many_iternext},
+    {Py_tp_traverse, jj_many_traverse},
+    {Py_tp_clear, jj_many_clear},
+    {Py_tp_dealloc, jj_many_dealloc},
+    {Py_tp_doc, "The documents of a stream, one by one (jetjson.loads_many, jetjson.parse_many)."},
+    {0, NULL},
+};
+
+static PyType_Spec jj_many_spec = {
+    .name = "jetjson._jetjson.StreamIterator",
+    .basicsize = sizeof(jj_many_iter),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_DISALLOW_INSTANTIATION |
+             Py_TPFLAGS_IMMUTABLETYPE,
+    .slots = jj_many_slots,
+};
+
+int jj_many_add_type(PyObject *module, jj_state *st) {
+    st->many_type = PyType_FromModuleAndSpec(module, &jj_many_spec, NULL);
+    return st->many_type ? 0 : -1;
+}
+
+/* fields= as a tuple of pointers in bytes, each checked. */
+static int jj_take_fields(jj_many_iter *it, PyObject *fields) {
+    it->single = PyUnicode_Check(fields);
+    PyObject *list = it->single ? PyTuple_Pack(1, fields) : PySequence_Tuple(fields);
+    if (!list) return -1;
+    Py_ssize_t n = PyTuple_GET_SIZE(list);
+    it->fields = PyTuple_New(n);
+    for (Py_ssize_t i = 0; it->fields && i < n; i++) {
+        PyObject *ptr = PyTuple_GET_ITEM(list, i);
+        if (!PyUnicode_Check(ptr)) {
+            PyErr_Format(PyExc_TypeError, "fields must be a JSON Pointer (str) or a list or tuple of them, not %.200s",
+                         Py_TYPE(ptr)->tp_name);
+            break;
+        }
+        PyObject *b = PyUnicode_AsEncodedString(ptr, "utf-8", "surrogatepass");
+        if (!b) break;
+        PyTuple_SET_ITEM(it->fields, i, b);
+        size_t bad;
+        if (jj_pointer_check(PyBytes_AS_STRING(b), (size_t)PyBytes_GET_SIZE(b), &bad) != JJ_PTR_OK) {
+            PyErr_Format(PyExc_ValueError, "invalid JSON Pointer %R (at byte %zu)", ptr, bad);
+            break;
+        }
+    }
+    Py_DECREF(list);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+/* _many(data, format, lazy, fields, default, batch_size): the iterator; the keywords are
+ * checked by python/jetjson. */
+PyObject *jj_many_open(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    jj_state *st = (jj_state *)PyModule_GetState(module);
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "_many takes 6 arguments");
+        return NULL;
+    }
+    long format = PyLong_AsLong(args[1]);
+    Py_ssize_t batch = PyLong_AsSsize_t(args[5]);
+    if (PyErr_Occurred()) return NULL;
+    if (format < JJ_FMT_WHITESPACE || format > JJ_FMT_ARRAY || batch <= 0) {
+        PyErr_SetString(PyExc_ValueError, "_many: bad format or batch size");
+        return NULL;
+    }
+    jj_many_iter *it = PyObject_GC_New(jj_many_iter, (PyTypeObject *)st->many_type);
+    if (!it) return NULL;
+    memset((char *)it + sizeof(PyObject), 0, sizeof *it - sizeof(PyObject));
+    it->st = st;
+    it->format = (jj_many_format)format;
+    it->lazy = PyObject_IsTrue(args[2]) == 1;
+    it->batch = (size_t)batch;
+    it->default_value = Py_NewRef(args[4]);
+    jj_parser_init(&it->parser);
+    PyObject_GC_Track((PyObject *)it);
+    if (jj_many_take_input(it, args[0]) < 0 || (args[3] != Py_None && jj_take_fields(it, args[3]) < 0)) {
+        Py_DECREF(it);
+        return NULL;
+    }
+    return (PyObject *)it;
+}

@@ -1,0 +1,76 @@
+/* Streams of documents (loads_many, parse_many and what python/jetjson builds on them):
+ * an iterator that owns its input and its parser, reads the documents of one buffer in
+ * windows of about batch_size bytes, and gives each as a Python object, a lazy view,
+ * or the values at some JSON Pointers.
+ *
+ * Files: many.c (input, windows, the iterator type), many_docs.c (one document: its
+ * value, the values at the fields, json's verdict when the engine refuses it). */
+#ifndef JJ_CPYTHON_STREAMS_MANY_H
+#define JJ_CPYTHON_STREAMS_MANY_H
+
+#include "state.h"
+
+/* How documents are separated (the format= keyword). */
+typedef enum jj_many_format {
+    JJ_FMT_WHITESPACE, /* by white space or nothing (NDJSON, JSON Lines, concatenated) */
+    JJ_FMT_LINES,      /* one per line */
+    JJ_FMT_JSON_SEQ,   /* RFC 7464: each after an RS byte (0x1E) */
+    JJ_FMT_COMMA,      /* by a comma (and white space) */
+    JJ_FMT_ARRAY,      /* the elements of one top-level array */
+} jj_many_format;
+
+typedef struct jj_many_iter {
+    PyObject_HEAD
+    jj_state *st;
+    jj_many_format format;
+    int lazy;                /* parse_many: container documents as views */
+    /* the input: UTF-8 bytes buf[0..len), held by `owner` (bytes, str, or the object a
+     * read-only buffer came from) or by `copy` */
+    PyObject *owner;
+    Py_buffer view;
+    int has_view;
+    uint8_t *copy;
+    const uint8_t *buf;
+    size_t len;
+    PyObject *text;          /* the str json reads (a str input, or bytes json decodes) */
+    PyObject *utf8;          /* bytes holding exactly buf, made when an error needs it */
+    /* the engine */
+    jj_parser parser;
+    jj_many many;
+    size_t window;           /* buf offset of the current window (many reads buf + window) */
+    size_t window_len;
+    size_t batch;            /* bytes per window */
+    int window_open;
+    size_t pos;              /* where the next window starts */
+    size_t prev_end;         /* end of the last document (lines: where its line goes on) */
+    int count;               /* documents given so far (capped at 2: "is there one before") */
+    int separated;           /* comma/array: a separator came after the last document */
+    int array_state;         /* array: 0 before '[', 1 inside, 2 after ']' */
+    int done;
+    int busy;                /* inside next(): a finalizer may not re-enter */
+    /* fields= */
+    PyObject *fields;        /* tuple of the pointers as bytes, or NULL */
+    int single;              /* fields was one pointer: the value itself, not a tuple */
+    PyObject *default_value;
+} jj_many_iter;
+
+/* many_docs.c: the Python value of the document the parser just parsed, read from
+ * `input` (what the parser read: the window), whose text is buf[start, end); what
+ * fields= asks for, when given; a view with parse_many. */
+PyObject *jj_many_value(jj_many_iter *it, const uint8_t *input, size_t input_len, size_t start, size_t end);
+/* The value of buf[start, end), a document the engine refused that json takes (NaN, an
+ * escaped lone surrogate...), by json.loads; fields= applied to it. */
+PyObject *jj_many_json_value(jj_many_iter *it, size_t start, size_t end);
+/* Raises json's exception for the verdict of jj_json_explain on text starting at byte
+ * `start`: -1; or 1 (nothing raised) when the verdict is that json accepts it. */
+int jj_many_raise(jj_many_iter *it, size_t start, const jj_json_verdict *v);
+/* The bytes of the UTF-8 text at buf[start, end) as json.loads would decode them, when
+ * the engine found bad UTF-8 there: -1 with json's UnicodeDecodeError (positions in the
+ * whole input), or 0 when they decode after all (lone surrogates written with
+ * 'surrogatepass'), for json to judge. */
+int jj_many_check_utf8(jj_many_iter *it, size_t start, size_t end);
+
+PyObject *jj_many_open(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+int jj_many_add_type(PyObject *module, jj_state *st);
+
+#endif

@@ -1,0 +1,136 @@
+/* One document of a stream (many.h): its value as loads gives it, a lazy view of it, or
+ * the values at the pointers of fields=; and json's verdict where the engine refuses it. */
+#include "many.h"
+
+#include "jetjson_paths.h"
+#include "lazy/lazy.h"
+
+/* ---- fields= ---- */
+
+/* The value at one pointer in a parsed tape (a new reference to default when the
+ * pointer leads nowhere), NULL with an exception. */
+static PyObject *jj_tape_field(jj_many_iter *it, const uint8_t *input, PyObject *ptr) {
+    size_t found, failed;
+    jj_pointer_status s = jj_pointer_resolve(&it->parser, input, 0, PyBytes_AS_STRING(ptr),
+                                             (size_t)PyBytes_GET_SIZE(ptr), &found, &failed);
+    if (s != JJ_PTR_OK) return Py_NewRef(it->default_value);
+    return jj_build_value_at(it->st, &it->parser, input, found);
+}
+
+/* The same on a value json built (a document the engine refused): dicts by key, lists by
+ * index, as jj_pointer_resolve follows a tape. */
+static PyObject *jj_object_field(jj_many_iter *it, PyObject *value, PyObject *ptr) {
+    const char *text = PyBytes_AS_STRING(ptr);
+    size_t len = (size_t)PyBytes_GET_SIZE(ptr), pos = 0;
+    jj_pointer_token tok;
+    PyObject *at = value; /* borrowed along the way */
+    while (jj_pointer_next(text, len, &pos, &tok)) {
+        if (PyDict_Check(at)) {
+            uint8_t small[64];
+            uint8_t *raw = tok.len <= sizeof small ? small : PyMem_Malloc(tok.len ? tok.len : 1);
+            if (!raw) return PyErr_NoMemory();
+            size_t n = jj_pointer_token_unescape(&tok, raw);
+            PyObject *key = PyUnicode_DecodeUTF8((const char *)raw, (Py_ssize_t)n, "surrogatepass");
+            if (raw != small) PyMem_Free(raw);
+            if (!key) return NULL;
+            PyObject *next = PyDict_GetItemWithError(at, key);
+            Py_DECREF(key);
+            if (!next) return PyErr_Occurred() ? NULL : Py_NewRef(it->default_value);
+            at = next;
+        } else if (PyList_Check(at)) {
+            uint64_t index;
+            if (!jj_pointer_token_index(&tok, &index) || index >= (uint64_t)PyList_GET_SIZE(at))
+                return Py_NewRef(it->default_value);
+            at = PyList_GET_ITEM(at, (Py_ssize_t)index);
+        } else {
+            return Py_NewRef(it->default_value);
+        }
+    }
+    return Py_NewRef(at);
+}
+
+/* What fields= gives for one document: the value, or a tuple of them. `value` is json's
+ * value of the document when the engine refused it, else NULL (the parser's tape). */
+static PyObject *jj_fields_of(jj_many_iter *it, const uint8_t *input, PyObject *value) {
+    Py_ssize_t n = PyTuple_GET_SIZE(it->fields);
+    if (it->single) {
+        PyObject *ptr = PyTuple_GET_ITEM(it->fields, 0);
+        return value ? jj_object_field(it, value, ptr) : jj_tape_field(it, input, ptr);
+    }
+    PyObject *out = PyTuple_New(n);
+    for (Py_ssize_t i = 0; out && i < n; i++) {
+        PyObject *ptr = PyTuple_GET_ITEM(it->fields, i);
+        PyObject *v = value ? jj_object_field(it, value, ptr) : jj_tape_field(it, input, ptr);
+        if (!v) Py_CLEAR(out);
+        else PyTuple_SET_ITEM(out, i, v);
+    }
+    return out;
+}
+
+/* ---- values ---- */
+
+PyObject *jj_many_json_value(jj_many_iter *it, size_t start, size_t end) {
+    PyObject *text = PyBytes_FromStringAndSize((const char *)it->buf + start, (Py_ssize_t)(end - start));
+    PyObject *value = text ? jj_json_loads(it->st, text, NULL, 1) : NULL;
+    Py_XDECREF(text);
+    if (!value || !it->fields) return value;
+    PyObject *picked = jj_fields_of(it, NULL, value);
+    Py_DECREF(value);
+    return picked;
+}
+
+/* The object lazy documents keep alive for their input. */
+static PyObject *jj_input_owner(jj_many_iter *it) {
+    if (it->owner && !it->has_view && !it->copy) return it->owner; /* bytes or str read in place */
+    return (PyObject *)it; /* the iterator holds the buffer or the copy */
+}
+
+PyObject *jj_many_value(jj_many_iter *it, const uint8_t *input, size_t input_len, size_t start, size_t end) {
+    jj_parser *p = &it->parser;
+    int room = jj_depth_check(p);
+    if (room < 0) return NULL;
+    if (room == 0) return jj_many_json_value(it, start, end); /* json must decide */
+    jj_type root = jj_tape_type(p->tape[0]);
+    if (it->lazy && (root == JJ_OBJECT || root == JJ_ARRAY))
+        return jj_lazy_adopt(it->st, p, input, input_len, jj_input_owner(it));
+    int gc_was_enabled = PyGC_Disable();
+    PyObject *result = it->fields ? jj_fields_of(it, input, NULL) : jj_build_value_at(it->st, p, input, 0);
+    if (gc_was_enabled) PyGC_Enable();
+    if (!result && !PyErr_ExceptionMatches(PyExc_MemoryError)) { /* an int past the digits limit */
+        PyErr_Clear();
+        return jj_many_json_value(it, start, end);
+    }
+    return result;
+}
+
+/* ---- refusals ---- */
+
+static PyObject *jj_many_utf8(jj_many_iter *it) {
+    if (it->text) return NULL;
+    if (it->owner && PyBytes_Check(it->owner) && (const uint8_t *)PyBytes_AS_STRING(it->owner) == it->buf)
+        return it->owner;
+    if (!it->utf8) it->utf8 = PyBytes_FromStringAndSize((const char *)it->buf, (Py_ssize_t)it->len);
+    return it->utf8;
+}
+
+int jj_many_raise(jj_many_iter *it, size_t start, const jj_json_verdict *v) {
+    if (v->error == JJ_JSON_ACCEPTED) return 1;
+    PyObject *utf8 = jj_many_utf8(it);
+    if (!it->text && !utf8) return -1;
+    return jj_raise_verdict(it->st, v, it->buf, start, it->text, utf8);
+}
+
+int jj_many_check_utf8(jj_many_iter *it, size_t start, size_t end) {
+    PyObject *part = PyUnicode_DecodeUTF8((const char *)it->buf + start, (Py_ssize_t)(end - start), "surrogatepass");
+    if (part) {
+        Py_DECREF(part);
+        return 0;
+    }
+    if (!PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) return -1;
+    /* json decodes the whole input first: the same error, counted from its start */
+    PyErr_Clear();
+    PyObject *whole = PyUnicode_DecodeUTF8((const char *)it->buf, (Py_ssize_t)end, "surrogatepass");
+    Py_XDECREF(whole);
+    if (whole) PyErr_SetString(PyExc_ValueError, "invalid UTF-8");
+    return -1;
+}
