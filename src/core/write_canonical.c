@@ -9,51 +9,14 @@
 
 /* ---- numbers ---- */
 
+_Static_assert(JJ_ECMA_DOUBLE_BUF_SIZE >= JJ_DOUBLE_BUF_SIZE, "format_double.c stores whole 16-byte words");
+
 size_t jj_format_double_ecma(double v, char *out) {
-    uint64_t d;
-    int e;
-    int neg = jj_shortest_digits(v, &d, &e);
-    if (d == 0) { /* +0 and -0 alike (step 2 of Number::toString) */
+    if (v == 0) { /* +0 and -0 alike (step 2 of Number::toString) */
         out[0] = '0';
         return 1;
     }
-    char *o = out;
-    if (neg) *o++ = '-';
-    /* v = s * 10^(n - k) with s the k digits (ECMA-262 Number::toString's names) */
-    char s[JJ_INT_MAX_CHARS];
-    int k = (int)jj_format_uint64(d, s);
-    int n = e + k;
-    if (k <= n && n <= 21) { /* an integer: the digits, then n - k zeros */
-        memcpy(o, s, (size_t)k);
-        memset(o + k, '0', (size_t)(n - k));
-        o += n;
-    } else if (0 < n && n <= 21) { /* the point inside the digits */
-        memcpy(o, s, (size_t)n);
-        o[n] = '.';
-        memcpy(o + n + 1, s + n, (size_t)(k - n));
-        o += k + 1;
-    } else if (-6 < n && n <= 0) { /* 0.000ddd: -n zeros after the point */
-        o[0] = '0';
-        o[1] = '.';
-        memset(o + 2, '0', (size_t)-n);
-        memcpy(o + 2 - n, s, (size_t)k);
-        o += 2 - n + k;
-    } else { /* d[.ddd]e+X / e-X, the exponent without leading zeros */
-        *o++ = s[0];
-        if (k > 1) {
-            *o++ = '.';
-            memcpy(o, s + 1, (size_t)(k - 1));
-            o += k - 1;
-        }
-        int x = n - 1;
-        *o++ = 'e';
-        *o++ = x < 0 ? '-' : '+';
-        unsigned ux = (unsigned)(x < 0 ? -x : x); /* at most 324 */
-        if (ux >= 100) *o++ = (char)('0' + ux / 100);
-        if (ux >= 10) *o++ = (char)('0' + ux / 10 % 10);
-        *o++ = (char)('0' + ux % 10);
-    }
-    return (size_t)(o - out);
+    return jj_format_double_jcs(v, out);
 }
 
 int jj_canon_integer_ok(const char *text, size_t len) {
