@@ -73,12 +73,6 @@ int jj_utf16_compare(const uint8_t *a, size_t alen, const uint8_t *b, size_t ble
 
 /* ---- strings ---- */
 
-/* Whether the 8 bytes of w hold a byte equal to c (exact as a yes/no answer). */
-static inline int jj_has_byte(uint64_t w, uint8_t c) {
-    uint64_t x = w ^ (JJ_ONES8 * c);
-    return ((x - JJ_ONES8) & ~x & JJ_HIGHS8) != 0;
-}
-
 /* An encoded surrogate (WTF-8, ED A0..BF xx) at s[i] (i < len). The parser takes them,
  * as json does with 'surrogatepass', but they are not Unicode text. */
 static inline int jj_surrogate_at(const uint8_t *s, size_t len, size_t i) {
@@ -86,19 +80,25 @@ static inline int jj_surrogate_at(const uint8_t *s, size_t len, size_t i) {
 }
 
 /* Text the parser kept as written (no backslash in it, no raw control character): it
- * needs no escape, only the surrogate check when it is not ASCII. */
+ * needs no escape, only the surrogate check when it is not ASCII. memchr finds the
+ * lead bytes ED (U+D000..U+DFFF) at memory speed. */
 static int jj_has_surrogate(const uint8_t *s, size_t len) {
-    size_t i = 0;
-    for (; len - i >= 8; i += 8) {
-        uint64_t w;
-        memcpy(&w, s + i, 8);
-        if (!jj_has_byte(w, 0xED)) continue;
-        for (size_t j = i; j < i + 8; j++)
-            if (jj_surrogate_at(s, len, j)) return 1;
+    const uint8_t *p = s, *end = s + len;
+    while ((p = memchr(p, 0xED, (size_t)(end - p))) != NULL) {
+        if (jj_surrogate_at(s, len, (size_t)(p - s))) return 1;
+        p++;
     }
-    for (; i < len; i++)
-        if (jj_surrogate_at(s, len, i)) return 1;
     return 0;
+}
+
+static inline unsigned jj_ctz32(uint32_t m) { /* m != 0 */
+#if defined(__GNUC__) || defined(__clang__)
+    return (unsigned)__builtin_ctz(m);
+#else
+    unsigned k = 0;
+    while (!(m & 1)) m >>= 1, k++;
+    return k;
+#endif
 }
 
 /* Pieces of unescaped text are escaped this many bytes at a time, so the room reserved
@@ -107,9 +107,8 @@ static int jj_has_surrogate(const uint8_t *s, size_t len) {
 
 /* The literal of unescaped UTF-8 text: quotes, the escapes of JSON.stringify. */
 static jj_canon_status jj_put_string(jj_sink *out, const uint8_t *s, size_t len, unsigned flags) {
-    int ascii = (flags & JJ_STR_ASCII) != 0;
     if (flags & JJ_STR_IN_INPUT) {
-        if (!ascii && jj_has_surrogate(s, len)) return JJ_CANON_SURROGATE;
+        if (!(flags & JJ_STR_ASCII) && jj_has_surrogate(s, len)) return JJ_CANON_SURROGATE;
         if (jj_sink_reserve(out, len + 2)) return JJ_CANON_NOMEM;
         uint8_t *o = out->pos;
         o[0] = '"';
@@ -122,19 +121,22 @@ static jj_canon_status jj_put_string(jj_sink *out, const uint8_t *s, size_t len,
     size_t i = 0;
     while (i < len) {
         size_t stop = len - i > JJ_CANON_PIECE ? i + JJ_CANON_PIECE : len;
-        if (jj_sink_reserve(out, 6 * (stop - i))) return JJ_CANON_NOMEM;
+        /* 6 bytes a byte, and a block copied whole past the end of what it keeps */
+        if (jj_sink_reserve(out, 6 * (stop - i) + 16)) return JJ_CANON_NOMEM;
         uint8_t *o = out->pos;
         while (i < stop) {
-            if (stop - i >= 8) {
-                uint64_t w;
-                memcpy(&w, s + i, 8);
-                /* ASCII bytes to escape, or an ED that may start a surrogate */
-                if (!(jj_escape_flags8(w, 0) & ~w) && (ascii || !jj_has_byte(w, 0xED))) {
-                    memcpy(o, &w, 8);
-                    o += 8;
-                    i += 8;
+            if (stop - i >= 16) {
+                /* bit k: byte k is '"', '\\', a control character or not ASCII */
+                uint32_t m = jj_escape_flags16(s + i, 0);
+                memcpy(o, s + i, 16);
+                if (!m) {
+                    o += 16;
+                    i += 16;
                     continue;
                 }
+                unsigned k = jj_ctz32(m);
+                o += k;
+                i += k;
             }
             uint8_t c = s[i];
             if (c < 0x80 && jj_escape_letter[c]) {
