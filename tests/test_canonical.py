@@ -571,6 +571,27 @@ def test_threads_share_nothing():
     assert not errors
 
 
+def test_output_longer_than_input_with_threads():
+    # numbers that grow (1e20 -> 21 digits): the output outgrows its first buffer while
+    # the walk runs without the GIL (inputs of 16 KB and more), in several threads at once
+    text = "[" + ",".join(["1e20", "5E-7", "{\"b\":1e19,\"a\":\"\\u0001\"}"] * 3000) + "]"
+    want = rfc8785.dumps(json.loads(text))
+    assert len(want) > 1.9 * len(text)
+    assert jetjson.canonical_bytes(text) == want
+    results = []
+
+    def work():
+        for _ in range(10):
+            results.append(jetjson.canonical_bytes(text.encode()) == want)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == [True] * 40
+
+
 # ---- hypothesis documents ----
 
 if st is not None:
