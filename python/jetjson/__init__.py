@@ -43,6 +43,7 @@ from ._jetjson import (
     valid,
 )
 from ._jetjson import _dumpb_many, _many
+from ._jetjson import canonical, canonical_bytes
 from ._jetjson import ObjectItems as _ObjectItems
 from ._jetjson import ObjectKeys as _ObjectKeys
 from ._jetjson import ObjectValues as _ObjectValues
@@ -93,6 +94,8 @@ __all__ = [
     "release",
     "set_path",
     "valid",
+    "canonical",
+    "canonical_bytes",
 ]
 
 Mapping.register(Object)

@@ -486,7 +486,7 @@ static inline jj_fd_digits open_gap(jj_fd_digits d, unsigned pos)
 }
 #endif
 
-enum { STYLE_REPR, STYLE_ORJSON };
+enum { STYLE_REPR, STYLE_ORJSON, STYLE_ECMA };
 
 /* The exponent's digits for |x| <= 324: up to three characters, the first in the
  * lowest byte, and their number in the top byte. As few as needed for orjson, at least
@@ -519,7 +519,7 @@ static const uint32_t jj_fd_exp_text[2][330] = {
 static inline char *write_exponent(char *p, int x, int style)
 {
     unsigned u = (unsigned)(x < 0 ? -x : x);
-    uint32_t w = jj_fd_exp_text[style][u];
+    uint32_t w = jj_fd_exp_text[style == STYLE_REPR ? 0 : 1][u]; /* ECMAScript's is orjson's */
     p[0] = 'e';
     p[1] = (char)('+' + 2 * (x < 0)); /* '-' is '+' + 2 */
     p[2] = (char)w;
@@ -543,6 +543,35 @@ static JJ_FD_INLINE char *write_decimal(char *p, jj_fd_decimal r, int style)
     char first = (char)('0' + top);
     /* significant digits: 17 less the trailing zeros */
     unsigned n = 1 + count_to_last_nonzero(digits);
+
+    if (style == STYLE_ECMA) {
+        /* ECMAScript's Number::toString: positional for -5 <= x <= 21, no ".0" */
+        if ((unsigned)(x + 5) > 26u) {
+            p[0] = first;
+            p[1] = '.';
+            store16(p + 2, digits);
+            p += n > 1 ? n + 1 : 1;
+            return write_exponent(p, x - 1, style);
+        }
+        if (x <= 0) {
+            memcpy(p, "0.000000", 8);
+            p[2 - x] = first;
+            store16(p + 3 - x, digits);
+            return p + 2 - x + n;
+        }
+        if ((unsigned)x >= n) {
+            /* an integer: the 17 digits end in zeros, and up to four more follow */
+            p[0] = first;
+            store16(p + 1, digits);
+            memcpy(p + 17, "0000", 4);
+            return p + x;
+        }
+        store16(p + 2, digits);
+        store16(p + 1, open_gap(digits, (unsigned)x - 1));
+        p[0] = first;
+        p[x] = '.';
+        return p + n + 1;
+    }
 
     int low_limit = style == STYLE_REPR ? -3 : -4;
     if ((unsigned)(x - low_limit) > (unsigned)(16 - low_limit)) {
@@ -585,6 +614,16 @@ static JJ_FD_NOINLINE size_t format_slow(double v, char *out, int style)
     return (size_t)(write_decimal(p, shortest(c, q), style) - out);
 }
 
+/* The same for ECMAScript's text (never zero here: the caller writes it), in a copy of
+ * its own, so that format_slow's, shared by repr and orjson, stays as it was. */
+static JJ_FD_NOINLINE size_t format_slow_ecma(double v, char *out)
+{
+    int neg, q;
+    uint64_t c;
+    decode(v, &neg, &c, &q);
+    return (size_t)(write_decimal(out + neg, shortest(c, q), STYLE_ECMA) - out);
+}
+
 /* Normal doubles are split here, without decode()'s subnormal selects; zero and
  * subnormals go to format_slow(), which decodes them. */
 static JJ_FD_INLINE size_t format_finite(double v, char *out, int style)
@@ -597,7 +636,7 @@ static JJ_FD_INLINE size_t format_finite(double v, char *out, int style)
     char *p = out + (bits >> 63);
     jj_fd_decimal r;
     if (JJ_FD_UNLIKELY(e == 0) || !shortest_fast(c, (int)e - 1075, &r))
-        return format_slow(v, out, style);
+        return style == STYLE_ECMA ? format_slow_ecma(v, out) : format_slow(v, out, style);
     return (size_t)(write_decimal(p, r, style) - out);
 }
 
@@ -617,4 +656,12 @@ size_t jj_format_double_repr(double v, char *out)
 size_t jj_format_double_orjson(double v, char *out)
 {
     return format_finite(v, out, STYLE_ORJSON);
+}
+
+/* ECMAScript's Number::toString for finite nonzero doubles (jetjson_canonical.h's
+ * jj_format_double_ecma adds zero): the same digits, positional from 1e-6 to below 1e21
+ * without a ".0" (100, 0.000001), otherwise 1e+21, 1.5e-7. */
+size_t jj_format_double_jcs(double v, char *out)
+{
+    return format_finite(v, out, STYLE_ECMA);
 }

@@ -37,6 +37,10 @@ extern "C" {
  * (including -0.0), else 0. *digits < 10^17, -324 <= *exponent <= 308. */
 int jj_shortest_digits(double v, uint64_t *digits, int *exponent);
 
+/* The text ECMAScript's Number::toString gives a finite nonzero v (no "-0"), in
+ * JJ_DOUBLE_BUF_SIZE bytes of room: for JCS (write_canonical.c). */
+size_t jj_format_double_jcs(double v, char *out);
+
 /* For tests of the two searches inside (see format_double.c): the same as
  * jj_shortest_digits but always from the exact three-product search, and whether the
  * one-product search settles v (finite) by itself (1) or hands it to the exact one (0;

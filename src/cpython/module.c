@@ -13,6 +13,7 @@
 #include "dumpb/encode_orjson.h"
 #include "request.h"
 #include "streams/many.h"
+#include "canonical/canonical.h"
 
 static inline jj_state *jj_get_state(PyObject *module) { return (jj_state *)PyModule_GetState(module); }
 
@@ -286,6 +287,17 @@ static PyMethodDef jj_methods[] = {
      "keys as json.dumps writes them (\"1\", \"true\", \"null\"), extension values ValueError (or\n"
      "null with ext_as_null=True). stream=True: a sequence of values, one NDJSON line each.\n"
      "Invalid input raises ValueError naming the byte. block_size and threads as json_to_msgpack."},
+    {"canonical", (PyCFunction)(void (*)(void))jj_canonical, METH_FASTCALL | METH_KEYWORDS,
+     "canonical(obj, /, *, default=None)\n--\n\nThe RFC 8785 (JCS) canonical JSON of obj, as bytes: keys sorted by UTF-16\n"
+     "code units, ECMAScript number text, no whitespace. NaN, Infinity, lone surrogates and\n"
+     "ints beyond 2**53 - 1 in magnitude (unless their digits are JCS's text of that double,\n"
+     "such as 9007199254740992) raise ValueError; non-str keys and unsupported types\n"
+     "TypeError (unless default turns them into something that can be written)."},
+    {"canonical_bytes", jj_canonical_bytes, METH_O,
+     "canonical_bytes(data, /)\n--\n\nThe RFC 8785 (JCS) canonical form of the JSON text data (str, bytes, bytearray\n"
+     "or memoryview), as bytes, without building Python objects: canonical(loads(data)) for\n"
+     "documents without duplicate keys (ValueError), at any nesting depth. Invalid JSON raises\n"
+     "JSONDecodeError as loads does."},
     {"_stats", jj_stats, METH_NOARGS, NULL},
     {"_many", (PyCFunction)(void (*)(void))jj_many_open, METH_FASTCALL, NULL},
     {"_dumpb_many", (PyCFunction)(void (*)(void))jj_dumpb_many, METH_FASTCALL, NULL},

@@ -65,6 +65,7 @@ typedef struct jj_state {
     PyObject *dataclass_field;   /* dataclasses._FIELD, fetched on first use */
     PyObject *str_value, *str_dict, *str_slots, *str_dataclass_fields, *str_field_type;
     size_t dumpb_last_len; /* the last result's length: sizes the next buffer */
+    size_t canonical_last_len; /* canonical (canonical/canonical_obj.c): the same for it */
 } jj_state;
 
 /* encode_orjson.c: _dumpb_many(records, default, option), dumpb_many's engine. */
