@@ -103,3 +103,8 @@ def parse_file(path):
     """Parse the JSON file at ``path`` lazily, like ``parse`` (the views keep its bytes)."""
     with open(path, "rb") as f:
         return parse(f.read())
+
+# typed decoding: loads(data, type=T), Decoder(T)
+from ._jetjson import Decoder, ValidationError  # noqa: E402
+
+__all__ += ["Decoder", "ValidationError"]

@@ -1,0 +1,130 @@
+/* loads(data, type=T): a compiled description of T (typed_compile.c), kept per
+ * interpreter in a bounded cache, and a converter that walks the parsed tape straight
+ * into T's instances (typed_decode.c), naming the JSON path in its errors
+ * (typed_errors.c). typed_api.c holds the entry points and jetjson.Decoder. */
+#ifndef JJ_TYPED_H
+#define JJ_TYPED_H
+
+#include "state.h"
+
+/* The cache of compiled types starts over past this many, so that types made on the fly
+ * (list[X] in a loop) do not pile up. */
+#define JJ_TYPED_CACHE_MAX 1024
+
+/* JSON kinds a node accepts. */
+enum {
+    JT_ANY = 1u << 0, /* anything, built as loads builds it */
+    JT_NULL = 1u << 1,
+    JT_TRUE = 1u << 2,
+    JT_FALSE = 1u << 3,
+    JT_INT = 1u << 4,
+    JT_FLOAT = 1u << 5, /* a float, or an int made a float when JT_INT is not set */
+    JT_STR = 1u << 6,
+    JT_ARRAY = 1u << 7,
+    JT_OBJECT = 1u << 8,
+};
+
+/* What a str or an int becomes: itself, or a member of a Literal or an enum (looked up
+ * in the node's map, by value). */
+enum { JT_PLAIN = 0, JT_LOOKUP = 1 };
+
+enum { JT_LIST = 1, JT_SET, JT_FROZENSET, JT_VARTUPLE, JT_TUPLE, JT_NAMEDTUPLE };
+enum { JT_DICT = 1, JT_DATACLASS, JT_TYPEDDICT };
+
+typedef struct jj_tnode jj_tnode;
+
+typedef struct jj_tfield {
+    PyObject *name;    /* interned str */
+    const char *utf8;  /* the name's UTF-8 (owned by name), matched against tape keys */
+    size_t len;
+    jj_tnode *type;
+    PyObject *dflt;    /* default value, or NULL */
+    PyObject *factory; /* default_factory, or NULL */
+    int init;          /* dataclass: a parameter of __init__ (else set from its default only) */
+    int required;      /* missing from the object is an error */
+} jj_tfield;
+
+struct jj_tnode {
+    unsigned kinds;
+    /* strings and ints: JT_PLAIN or JT_LOOKUP in *_map (value -> result) */
+    unsigned char str_kind, int_kind;
+    PyObject *str_map, *int_map;
+    /* arrays and objects are described by the node they delegate to (itself, or a
+     * member of a union), so that a union may name a dataclass still being compiled */
+    jj_tnode *arr;
+    jj_tnode *obj;
+    /* the array or object this node is, when it is one */
+    int array_kind, object_kind;
+    jj_tnode *item;         /* list/set/frozenset/tuple[T, ...] item; dict value */
+    jj_tnode *key;          /* dict key */
+    jj_tnode **items;       /* fixed tuple / NamedTuple items */
+    Py_ssize_t nitems, nrequired;
+    PyObject *cls;          /* dataclass or NamedTuple class */
+    jj_tfield *fields;
+    Py_ssize_t nfields;
+    int frozen;             /* dataclass: set fields with object.__setattr__ */
+    int post_init;          /* dataclass: has __post_init__ */
+    int slots;              /* dataclass: defines __slots__ (init=False defaults are set) */
+    int compiled;           /* a class node: fields filled in */
+};
+
+/* A compiled type: the nodes made for it (owned), the root first. Held in a capsule. */
+typedef struct jj_tplan {
+    jj_tnode **nodes;
+    Py_ssize_t count, cap;
+    PyObject *type; /* what was compiled (strong) */
+} jj_tplan;
+
+/* typed_compile.c: the plan of `type` from the cache, else compiled (and cached when
+ * the type is hashable). A new reference to a capsule; NULL with TypeError for a type
+ * that cannot be decoded. */
+PyObject *jj_typed_plan(jj_state *st, PyObject *type);
+jj_tplan *jj_typed_plan_get(PyObject *capsule);
+
+/* typed_decode.c: the value at tape index 0 of a parsed document as `root`. NULL with
+ * jetjson.ValidationError (with the path), or another exception. */
+PyObject *jj_typed_build(jj_state *st, const jj_parser *p, const uint8_t *input, const jj_tnode *root);
+
+/* typed_object.c: the same conversion from the objects json.loads returned (for the
+ * documents json accepts and the engine does not). */
+PyObject *jj_typed_from_object(jj_state *st, const jj_tnode *root, PyObject *value);
+
+/* typed_errors.c: the path of a failed conversion, collected while unwinding. */
+typedef struct jj_tpath {
+    PyObject *segments; /* list of str, innermost first; NULL while no validation error */
+    PyObject *msg;      /* the message without its path */
+    int in_key;         /* the error is in a dict key ("`key` in `$...`") */
+} jj_tpath;
+
+/* Each records a validation error (0 on success of recording, -1 on memory error);
+ * the caller returns NULL. */
+int jj_tpath_fail(jj_tpath *e, PyObject *msg); /* steals msg */
+int jj_tpath_expected(jj_tpath *e, const jj_tnode *n, const char *got);
+int jj_tpath_enum(jj_tpath *e, PyObject *value);
+/* While unwinding through a container: prepends ".name", "[i]" or "[...]". */
+void jj_tpath_field(jj_tpath *e, PyObject *name);
+void jj_tpath_index(jj_tpath *e, Py_ssize_t i);
+void jj_tpath_dict_value(jj_tpath *e);
+/* At the top: raises the ValidationError recorded in e (if one was) and frees e. */
+void jj_tpath_raise(jj_state *st, jj_tpath *e);
+/* After __post_init__ raised: a ValueError or TypeError becomes a validation error here
+ * (1), anything else stays raised (0). */
+int jj_tpath_from_exception(jj_tpath *e);
+
+/* typed_decode.c, shared with typed_object.c: a dataclass or TypedDict from its field
+ * values (vals[i] NULL where absent; the entries it consumes become NULL); the error of
+ * an array of the wrong length for a fixed tuple or NamedTuple (returns NULL). */
+struct jj_tpath;
+PyObject *jj_typed_record(struct jj_tpath *e, const jj_tnode *n, PyObject **vals);
+PyObject *jj_typed_length_error(struct jj_tpath *e, const jj_tnode *n);
+
+/* typed_api.c */
+struct jj_request;
+PyObject *jj_typed_request(struct jj_request *r, PyObject *type);
+PyObject *jj_typed_loads(jj_state *st, PyObject *data, PyObject *type);
+PyObject *jj_typed_load_file(jj_state *st, PyObject *path, PyObject *type);
+int jj_typed_init(PyObject *module, jj_state *st);
+int jj_typed_traverse(jj_state *st, visitproc visit, void *arg);
+void jj_typed_clear(jj_state *st);
+
+#endif
