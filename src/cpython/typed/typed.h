@@ -81,9 +81,10 @@ typedef struct jj_tplan {
 PyObject *jj_typed_plan(jj_state *st, PyObject *type);
 jj_tplan *jj_typed_plan_get(PyObject *capsule);
 
-/* typed_decode.c: the value at tape index 0 of a parsed document as `root`. NULL with
+/* typed_decode.c: the value at tape index 0 of a document of input[0..len) parsed by
+ * jj_parse_lazy, as `root` (raw entries are finished where they are read). NULL with
  * jetjson.ValidationError (with the path), or another exception. */
-PyObject *jj_typed_build(jj_state *st, const jj_parser *p, const uint8_t *input, const jj_tnode *root);
+PyObject *jj_typed_build(jj_state *st, jj_parser *p, const uint8_t *input, size_t len, const jj_tnode *root);
 
 /* typed_object.c: the same conversion from the objects json.loads returned (for the
  * documents json accepts and the engine does not). */

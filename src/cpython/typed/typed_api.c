@@ -16,10 +16,12 @@ static PyObject *jt_from_json(jj_state *st, const jj_tnode *root, PyObject *valu
 
 /* Parses an opened request and builds root from it. */
 static PyObject *jt_request(jj_request *r, const jj_tnode *root) {
-    jj_error err = jj_request_parse(r);
+    PyThreadState *saved = jj_request_unlock(r);
+    jj_error err = jj_parse_lazy(r->parser, r->in.buf, r->in.len);
+    jj_request_relock(saved);
     if (err != JJ_OK) return jt_from_json(r->st, root, jj_request_refused(r, err));
     if (jj_depth_check(r->parser) < 0) return NULL;
-    return jj_typed_build(r->st, r->parser, r->in.buf, root);
+    return jj_typed_build(r->st, r->parser, r->in.buf, r->in.len, root);
 }
 
 static PyObject *jt_decode(jj_state *st, PyObject *plan, PyObject *data) {

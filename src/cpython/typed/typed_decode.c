@@ -9,11 +9,21 @@
 
 typedef struct jt_ctx {
     jj_state *st;
-    const jj_parser *p;
+    jj_parser *p;
     const uint64_t *tape;
     const uint8_t *input;
+    size_t len;
     jj_tpath err;
 } jt_ctx;
+
+/* The tape is lazy (jj_parse_lazy): strings and numbers are converted only where the
+ * type reads them, so what it skips costs the structural walk alone. */
+static inline int jt_finish(jt_ctx *c, size_t t) {
+    if (!jj_tape_is_raw(c->tape, t)) return 0;
+    if (jj_lazy_finish(c->p, c->input, c->len, t) == JJ_OK) return 0;
+    PyErr_NoMemory();
+    return -1;
+}
 
 static PyObject *jt_value(jt_ctx *c, const jj_tnode *n, size_t *pt);
 
@@ -151,6 +161,7 @@ static PyObject *jt_int_key(const uint8_t *s, size_t len) {
 
 static PyObject *jt_key(jt_ctx *c, const jj_tnode *k, size_t t) {
     PyObject *key;
+    if (jt_finish(c, t) < 0) return NULL;
     if (k->kinds & (JT_STR | JT_ANY)) {
         key = jj_tape_key(c->st, c->p, c->input, t);
         if (!key || k->kinds & JT_ANY || k->str_kind == JT_PLAIN) return key;
@@ -184,7 +195,9 @@ static PyObject *jt_dict(jt_ctx *c, const jj_tnode *n, size_t t, Py_ssize_t pair
 
 /* The field named by the key at tape[t], searched from the one after the last match
  * (keys mostly come in field order); -1 when none. */
-static Py_ssize_t jt_field_at(const jt_ctx *c, const jj_tnode *n, size_t t, Py_ssize_t *cursor) {
+static Py_ssize_t jt_field_at(jt_ctx *c, const jj_tnode *n, size_t t, Py_ssize_t *cursor) {
+    /* an unescaped raw key is its own UTF-8 in the input, as the field names are kept */
+    if ((jj_tape_str_flags(c->tape[t]) & JJ_STR_ESCAPED) && jt_finish(c, t) < 0) return -2;
     const uint8_t *s = jt_str(c, c->tape[t]);
     size_t len = jj_tape_str_bytes(c->tape[t + 1]);
     Py_ssize_t count = n->nfields;
@@ -230,7 +243,10 @@ static PyObject *jt_dataclass(jj_tpath *e, const jj_tnode *n, PyObject **vals) {
                 continue; /* init=False without a default: __init__ leaves it unset too */
             }
         }
-        int rc = n->frozen ? PyObject_GenericSetAttr(obj, f->name, v) : PyObject_SetAttr(obj, f->name, v);
+        /* frozen: object.__setattr__, as the generated __init__ does; else self.name = v,
+         * straight to the generic setter when the class has no __setattr__ of its own */
+        int rc = n->frozen || cls->tp_setattro == PyObject_GenericSetAttr ? PyObject_GenericSetAttr(obj, f->name, v)
+                                                                          : PyObject_SetAttr(obj, f->name, v);
         Py_DECREF(v);
         if (rc < 0) goto fail;
     }
@@ -275,6 +291,7 @@ static PyObject *jt_record(jt_ctx *c, const jj_tnode *n, size_t t, Py_ssize_t pa
     Py_ssize_t cursor = 0;
     for (Py_ssize_t i = 0; i < pairs; i++) {
         Py_ssize_t f = count ? jt_field_at(c, n, t, &cursor) : -1;
+        if (f == -2) goto done;
         t += 2;
         if (f < 0) {
             t = jj_tape_skip(c->tape, t);
@@ -307,11 +324,14 @@ static PyObject *jt_value(jt_ctx *c, const jj_tnode *n, size_t *pt) {
     size_t t = *pt;
     uint64_t w = c->tape[t];
     unsigned kinds = n->kinds;
-    jj_type type = jj_tape_type(w);
     if (kinds & JT_ANY) {
         *pt = jj_tape_skip(c->tape, t);
+        if (jj_lazy_finish_range(c->p, c->input, c->len, t, *pt) != JJ_OK) return PyErr_NoMemory();
         return jj_build_value_at(c->st, c->p, c->input, t);
     }
+    if (jt_finish(c, t) < 0) return NULL;
+    w = c->tape[t];
+    jj_type type = jj_tape_type(w);
     switch (type) {
     case JJ_NULL:
         *pt = t + 1;
@@ -376,8 +396,8 @@ static PyObject *jt_value(jt_ctx *c, const jj_tnode *n, size_t *pt) {
     }
 }
 
-PyObject *jj_typed_build(jj_state *st, const jj_parser *p, const uint8_t *input, const jj_tnode *root) {
-    jt_ctx c = {st, p, p->tape, input, {NULL, NULL, 0}};
+PyObject *jj_typed_build(jj_state *st, jj_parser *p, const uint8_t *input, size_t len, const jj_tnode *root) {
+    jt_ctx c = {st, p, p->tape, input, len, {NULL, NULL, 0}};
     size_t t = 0;
     int gc_was_enabled = PyGC_Disable();
     PyObject *v = jt_value(&c, root, &t);
