@@ -25,8 +25,8 @@ enum {
 };
 
 /* What a str or an int becomes: itself, or a member of a Literal or an enum (looked up
- * in the node's map, by value). */
-enum { JT_PLAIN = 0, JT_LOOKUP = 1 };
+ * in the node's map, by value); strings also parsed into the types of typed_str.c. */
+enum { JT_PLAIN = 0, JT_LOOKUP, JT_DATETIME, JT_DATE, JT_TIME, JT_UUID, JT_DECIMAL, JT_BYTES, JT_BYTEARRAY };
 
 enum { JT_LIST = 1, JT_SET, JT_FROZENSET, JT_VARTUPLE, JT_TUPLE, JT_NAMEDTUPLE };
 enum { JT_DICT = 1, JT_DATACLASS, JT_TYPEDDICT };
@@ -49,6 +49,11 @@ struct jj_tnode {
     /* strings and ints: JT_PLAIN or JT_LOOKUP in *_map (value -> result) */
     unsigned char str_kind, int_kind;
     PyObject *str_map, *int_map;
+    /* typed_str.c kinds: the class, then what it needs (datetime: timezone.utc,
+     * timezone, timedelta; UUID: SafeUUID.unknown, "int", "is_safe") */
+    PyObject *objs[4];
+    const char *str_name; /* in "Expected `...`": "str", "datetime", "uuid"... */
+    int decimal;          /* Decimal: numbers are read from their text too */
     /* arrays and objects are described by the node they delegate to (itself, or a
      * member of a union), so that a union may name a dataclass still being compiled */
     jj_tnode *arr;
@@ -89,6 +94,13 @@ PyObject *jj_typed_build(jj_state *st, jj_parser *p, const uint8_t *input, size_
 /* typed_object.c: the same conversion from the objects json.loads returned (for the
  * documents json accepts and the engine does not). */
 PyObject *jj_typed_from_object(jj_state *st, const jj_tnode *root, PyObject *value);
+
+/* typed_str.c: the string s[0..len) as n's str_kind (datetime, date, time, UUID,
+ * Decimal, bytes, bytearray); NULL with a validation error recorded in e, or another
+ * exception. jj_typed_decimal: a number's text as a Decimal. */
+struct jj_tpath;
+PyObject *jj_typed_str_convert(struct jj_tpath *e, const jj_tnode *n, const uint8_t *s, size_t len);
+PyObject *jj_typed_decimal(struct jj_tpath *e, const jj_tnode *n, const uint8_t *s, size_t len);
 
 /* typed_errors.c: the path of a failed conversion, collected while unwinding. */
 typedef struct jj_tpath {

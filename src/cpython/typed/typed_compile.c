@@ -41,6 +41,14 @@ static PyObject *jt_env(jj_state *st) {
         {"MutableSet", "collections.abc", "MutableSet"},
         {"Mapping", "collections.abc", "Mapping"},
         {"MutableMapping", "collections.abc", "MutableMapping"},
+        {"datetime", "datetime", "datetime"},
+        {"date", "datetime", "date"},
+        {"time", "datetime", "time"},
+        {"timezone", "datetime", "timezone"},
+        {"timedelta", "datetime", "timedelta"},
+        {"UUID", "uuid", "UUID"},
+        {"SafeUUID", "uuid", "SafeUUID"},
+        {"Decimal", "decimal", "Decimal"},
     };
     PyObject *env = PyDict_New();
     if (!env) return NULL;
@@ -76,6 +84,7 @@ static int jt_is(PyObject *env, PyObject *obj, const char *name) {
 /* ---- plans ---- */
 
 static void jt_node_free(jj_tnode *n) {
+    for (int i = 0; i < 4; i++) Py_XDECREF(n->objs[i]);
     Py_XDECREF(n->str_map);
     Py_XDECREF(n->int_map);
     Py_XDECREF(n->cls);
@@ -125,6 +134,7 @@ static jj_tnode *jt_new_node(jt_compiler *c, unsigned kinds) {
         return NULL;
     }
     n->kinds = kinds;
+    n->str_name = "str";
     n->arr = n->obj = n;
     n->compiled = 1;
     plan->nodes[plan->count++] = n;
@@ -455,6 +465,9 @@ static int jt_union_add(jj_tnode *u, const jj_tnode *m, PyObject *t) {
     }
     if (m->kinds & JT_STR) {
         u->str_kind = m->str_kind;
+        u->str_name = m->str_name;
+        u->decimal = m->decimal;
+        for (int i = 0; i < 4; i++) u->objs[i] = Py_XNewRef(m->objs[i]);
         if (m->str_map && !(u->str_map = PyDict_Copy(m->str_map))) return -1;
     }
     if (m->kinds & JT_ARRAY) u->arr = m->arr;
@@ -511,6 +524,46 @@ static jj_tnode *jt_generic(jt_compiler *c, PyObject *t, PyObject *origin, PyObj
     return jt_unsupported(t);
 }
 
+/* datetime, date, time, UUID, Decimal, bytes, bytearray: strings of a given form. NULL
+ * without an exception for another type. */
+static jj_tnode *jt_str_like(jt_compiler *c, PyObject *t) {
+    static const struct {
+        const char *env, *name;
+        int kind;
+    } table[] = {
+        {"datetime", "datetime", JT_DATETIME}, {"date", "date", JT_DATE}, {"time", "time", JT_TIME},
+        {"UUID", "uuid", JT_UUID},             {"Decimal", "decimal", JT_DECIMAL},
+    };
+    int kind = 0;
+    const char *name = NULL;
+    if (t == (PyObject *)&PyBytes_Type) kind = JT_BYTES, name = "bytes";
+    else if (t == (PyObject *)&PyByteArray_Type) kind = JT_BYTEARRAY, name = "bytes";
+    for (size_t i = 0; !kind && i < sizeof table / sizeof table[0]; i++) {
+        if (jt_is(c->env, t, table[i].env)) kind = table[i].kind, name = table[i].name;
+    }
+    if (!kind) return NULL;
+    jj_tnode *n = jt_new_node(c, kind == JT_DECIMAL ? JT_STR | JT_INT | JT_FLOAT : JT_STR);
+    if (!n) return NULL;
+    n->str_kind = (unsigned char)kind;
+    n->str_name = name;
+    n->decimal = kind == JT_DECIMAL;
+    n->objs[0] = Py_NewRef(t);
+    if (kind == JT_DATETIME || kind == JT_TIME) {
+        PyObject *tz = PyDict_GetItemString(c->env, "timezone");
+        n->objs[1] = PyObject_GetAttrString(tz, "utc");
+        n->objs[2] = Py_NewRef(tz);
+        n->objs[3] = Py_NewRef(PyDict_GetItemString(c->env, "timedelta"));
+        if (!n->objs[1]) return NULL;
+    } else if (kind == JT_UUID) {
+        PyObject *safe = PyDict_GetItemString(c->env, "SafeUUID");
+        n->objs[1] = PyObject_GetAttrString(safe, "unknown");
+        n->objs[2] = PyUnicode_InternFromString("int");
+        n->objs[3] = PyUnicode_InternFromString("is_safe");
+        if (!n->objs[1] || !n->objs[2] || !n->objs[3]) return NULL;
+    }
+    return n;
+}
+
 static jj_tnode *jt_compile_inner(jt_compiler *c, PyObject *t) {
     PyObject *env = c->env;
     if (t == Py_None || t == (PyObject *)Py_TYPE(Py_None)) return jt_new_node(c, JT_NULL);
@@ -554,6 +607,8 @@ static jj_tnode *jt_compile_inner(jt_compiler *c, PyObject *t) {
         return n;
     }
     if (!PyType_Check(t)) return jt_unsupported(t);
+    jj_tnode *str_like = jt_str_like(c, t);
+    if (str_like || PyErr_Occurred()) return str_like;
     PyObject *enum_base = PyDict_GetItemString(env, "Enum");
     int is_enum = enum_base ? PyObject_IsSubclass(t, enum_base) : 0;
     if (is_enum < 0) return NULL;

@@ -109,16 +109,18 @@ static PyObject *jt_array(jt_ctx *c, const jj_tnode *n, size_t *pt) {
         if (result && jt_fill(c, ((PyTupleObject *)result)->ob_item, len, n->item, NULL, &t) < 0) Py_CLEAR(result);
         break;
     case JT_TUPLE:
-        if (len != n->nitems) return jj_typed_length_error(&c->err, n);
-        result = PyTuple_New(len);
-        if (result && jt_fill(c, ((PyTupleObject *)result)->ob_item, len, NULL, n->items, &t) < 0) Py_CLEAR(result);
-        break;
     case JT_NAMEDTUPLE: {
-        if (len < n->nrequired || len > n->nitems) return jj_typed_length_error(&c->err, n);
+        /* the items there are first, then the length, as msgspec checks them */
         PyObject *args = PyTuple_New(n->nitems);
         if (!args) return NULL;
         PyObject **slots = ((PyTupleObject *)args)->ob_item;
-        if (jt_fill(c, slots, len, NULL, n->items, &t) == 0) {
+        Py_ssize_t have = len < n->nitems ? len : n->nitems;
+        if (jt_fill(c, slots, have, NULL, n->items, &t) < 0) {
+        } else if (len < n->nrequired || len > n->nitems) {
+            jj_typed_length_error(&c->err, n);
+        } else if (n->array_kind == JT_TUPLE) {
+            result = Py_NewRef(args);
+        } else {
             for (Py_ssize_t i = len; i < n->nitems; i++) slots[i] = Py_NewRef(n->fields[i].dflt);
             result = PyObject_Call(n->cls, args, NULL);
         }
@@ -163,6 +165,11 @@ static PyObject *jt_key(jt_ctx *c, const jj_tnode *k, size_t t) {
     PyObject *key;
     if (jt_finish(c, t) < 0) return NULL;
     if (k->kinds & (JT_STR | JT_ANY)) {
+        if (k->str_kind > JT_LOOKUP) {
+            key = jj_typed_str_convert(&c->err, k, jt_str(c, c->tape[t]), jj_tape_str_bytes(c->tape[t + 1]));
+            if (!key && c->err.segments) c->err.in_key = 1;
+            return key;
+        }
         key = jj_tape_key(c->st, c->p, c->input, t);
         if (!key || k->kinds & JT_ANY || k->str_kind == JT_PLAIN) return key;
         key = jt_lookup(c, k->str_map, key);
@@ -329,6 +336,10 @@ static PyObject *jt_value(jt_ctx *c, const jj_tnode *n, size_t *pt) {
         if (jj_lazy_finish_range(c->p, c->input, c->len, t, *pt) != JJ_OK) return PyErr_NoMemory();
         return jj_build_value_at(c->st, c->p, c->input, t);
     }
+    if (n->decimal && jj_tape_type(w) == JJ_RAW_NUMBER) { /* exactly as written */
+        *pt = t + 2;
+        return jj_typed_decimal(&c->err, n, c->input + jj_tape_payload(w), (size_t)c->tape[t + 1]);
+    }
     if (jt_finish(c, t) < 0) return NULL;
     w = c->tape[t];
     jj_type type = jj_tape_type(w);
@@ -352,7 +363,10 @@ static PyObject *jt_value(jt_ctx *c, const jj_tnode *n, size_t *pt) {
     case JJ_BIGINT:
         *pt = t + 2;
         if (kinds & JT_INT) {
+            if (n->decimal && type == JJ_BIGINT)
+                return jj_typed_decimal(&c->err, n, c->input + jj_tape_payload(w), (size_t)c->tape[t + 1]);
             PyObject *v = jt_int(c, t);
+            if (v && n->decimal) Py_SETREF(v, PyObject_CallOneArg(n->objs[0], v));
             if (!v || n->int_kind == JT_PLAIN) return v;
             return jt_lookup(c, n->int_map, v);
         }
@@ -364,7 +378,12 @@ static PyObject *jt_value(jt_ctx *c, const jj_tnode *n, size_t *pt) {
         if (kinds & JT_FLOAT) {
             double d;
             memcpy(&d, &c->tape[t + 1], sizeof d);
-            return PyFloat_FromDouble(d);
+            PyObject *v = PyFloat_FromDouble(d);
+            if (v && n->decimal) { /* a tape not parsed lazily: the shortest repr */
+                Py_SETREF(v, PyObject_Repr(v));
+                if (v) Py_SETREF(v, PyObject_CallOneArg(n->objs[0], v));
+            }
+            return v;
         }
         jj_tpath_expected(&c->err, n, "float");
         return NULL;
@@ -372,6 +391,8 @@ static PyObject *jt_value(jt_ctx *c, const jj_tnode *n, size_t *pt) {
         *pt = t + 2;
         if (kinds & JT_STR) {
             if (n->str_kind == JT_PLAIN) return jj_tape_str_value(c->st, c->p, c->input, t);
+            if (n->str_kind != JT_LOOKUP)
+                return jj_typed_str_convert(&c->err, n, jt_str(c, w), jj_tape_str_bytes(c->tape[t + 1]));
             PyObject *key = jj_tape_key(c->st, c->p, c->input, t);
             return key ? jt_lookup(c, n->str_map, key) : NULL;
         }

@@ -29,7 +29,9 @@ int jj_tpath_expected(jj_tpath *e, const jj_tnode *n, const char *got) {
     size_t used = 0;
     for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
         if (!(n->kinds & order[i].kind)) continue;
-        used += (size_t)PyOS_snprintf(text + used, sizeof text - used, "%s%s", used ? " | " : "", order[i].name);
+        if (n->decimal && (order[i].kind & (JT_INT | JT_FLOAT))) continue; /* said as `decimal` */
+        const char *name = order[i].kind == JT_STR ? n->str_name : order[i].name;
+        used += (size_t)PyOS_snprintf(text + used, sizeof text - used, "%s%s", used ? " | " : "", name);
     }
     return jj_tpath_fail(e, PyUnicode_FromFormat("Expected `%s`, got `%s`", text, got));
 }

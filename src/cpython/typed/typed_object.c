@@ -13,12 +13,27 @@ static PyObject *jo_lookup(jj_tpath *e, PyObject *map, PyObject *value) {
     return NULL;
 }
 
+static PyObject *jo_str(jj_tpath *e, const jj_tnode *n, PyObject *str) {
+    Py_ssize_t len;
+    const char *s = PyUnicode_AsUTF8AndSize(str, &len);
+    if (!s) return NULL;
+    return jj_typed_str_convert(e, n, (const uint8_t *)s, (size_t)len);
+}
+
+/* A Decimal from a number json made: from its shortest text, as written in most cases. */
+static PyObject *jo_decimal(const jj_tnode *n, PyObject *number) {
+    PyObject *text = PyObject_Repr(number);
+    PyObject *v = text ? PyObject_CallOneArg(n->objs[0], text) : NULL;
+    Py_XDECREF(text);
+    return v;
+}
+
 static PyObject *jo_array(jj_tpath *e, const jj_tnode *n, PyObject *list) {
     Py_ssize_t len = PyList_GET_SIZE(list);
     int fixed = n->array_kind == JT_TUPLE || n->array_kind == JT_NAMEDTUPLE;
-    if (fixed && (len < n->nrequired || len > n->nitems)) return jj_typed_length_error(e, n);
-    PyObject *items = PyList_New(len);
-    for (Py_ssize_t i = 0; items && i < len; i++) {
+    Py_ssize_t have = fixed && len > n->nitems ? n->nitems : len;
+    PyObject *items = PyList_New(have);
+    for (Py_ssize_t i = 0; items && i < have; i++) {
         PyObject *v = jo_value(e, fixed ? n->items[i] : n->item, PyList_GET_ITEM(list, i));
         if (!v) {
             jj_tpath_index(e, i);
@@ -28,6 +43,10 @@ static PyObject *jo_array(jj_tpath *e, const jj_tnode *n, PyObject *list) {
         PyList_SET_ITEM(items, i, v);
     }
     if (!items) return NULL;
+    if (fixed && (len < n->nrequired || len > n->nitems)) { /* after the items, as msgspec */
+        Py_DECREF(items);
+        return jj_typed_length_error(e, n);
+    }
     PyObject *result;
     switch (n->array_kind) {
     case JT_LIST: return items;
@@ -54,7 +73,9 @@ static PyObject *jo_array(jj_tpath *e, const jj_tnode *n, PyObject *list) {
 
 static PyObject *jo_key(jj_tpath *e, const jj_tnode *k, PyObject *key) {
     PyObject *result = NULL;
-    if (k->kinds & (JT_STR | JT_ANY)) {
+    if (k->str_kind > JT_LOOKUP && !(k->kinds & JT_ANY)) {
+        result = jo_str(e, k, key);
+    } else if (k->kinds & (JT_STR | JT_ANY)) {
         result = k->kinds & JT_ANY || k->str_kind == JT_PLAIN ? Py_NewRef(key) : jo_lookup(e, k->str_map, key);
     } else {
         Py_ssize_t len;
@@ -121,6 +142,7 @@ static PyObject *jo_value(jj_tpath *e, const jj_tnode *n, PyObject *v) {
         if (kinds & (JT_TRUE | JT_FALSE)) jj_tpath_enum(e, v);
         else jj_tpath_expected(e, n, "bool");
     } else if (PyLong_Check(v)) {
+        if (n->decimal) return jo_decimal(n, v);
         if (kinds & JT_INT) return n->int_kind == JT_PLAIN ? Py_NewRef(v) : jo_lookup(e, n->int_map, v);
         if (kinds & JT_FLOAT) {
             double d = PyLong_AsDouble(v);
@@ -134,10 +156,14 @@ static PyObject *jo_value(jj_tpath *e, const jj_tnode *n, PyObject *v) {
         }
         jj_tpath_expected(e, n, "int");
     } else if (PyFloat_Check(v)) {
+        if (n->decimal) return jo_decimal(n, v);
         if (kinds & JT_FLOAT) return Py_NewRef(v);
         jj_tpath_expected(e, n, "float");
     } else if (PyUnicode_Check(v)) {
-        if (kinds & JT_STR) return n->str_kind == JT_PLAIN ? Py_NewRef(v) : jo_lookup(e, n->str_map, v);
+        if (kinds & JT_STR) {
+            if (n->str_kind == JT_PLAIN) return Py_NewRef(v);
+            return n->str_kind == JT_LOOKUP ? jo_lookup(e, n->str_map, v) : jo_str(e, n, v);
+        }
         jj_tpath_expected(e, n, "str");
     } else if (PyList_Check(v) || PyDict_Check(v)) {
         int is_array = PyList_Check(v);
