@@ -728,3 +728,47 @@ def test_refcounts_of_members_and_defaults():
             pass
     assert sys.getrefcount(Color.RED) - before_member < 10
     assert sys.getrefcount(default) - before_default < 10
+
+
+# ---- forbid_unknown_fields ------------------------------------------------------------------
+
+@dataclass
+class Inner:
+    a: int
+
+
+@dataclass
+class Outer:
+    inner: Inner
+    items: List[Inner] = field(default_factory=list)
+
+
+class InnerTD(TypedDict):
+    a: int
+
+
+def test_forbid_unknown_fields_like_msgspec_structs():
+    InnerS = msgspec.defstruct("InnerS", [("a", int)], forbid_unknown_fields=True)
+    OuterS = msgspec.defstruct("OuterS", [("inner", InnerS), ("items", List[InnerS], [])],
+                               forbid_unknown_fields=True)
+    docs = [b'{"inner": {"a": 1}}', b'{"inner": {"a": 1}, "x": 1}', b'{"inner": {"a": 1, "zz": [1, {}]}}',
+            b'{"inner": {"a": 1}, "items": [{"a": 2}, {"q": 1, "a": "x"}]}',
+            b'{"inner": {"a": "x", "b": 1}}', b'{"inner": {"\\u0062": 1, "a": 1}}',
+            b'{"inner": {"a": 1}, "x": NaN}']
+    dec = jetjson.Decoder(Outer, forbid_unknown_fields=True)
+    for d in docs:
+        exp = outcome(msgspec.json.decode, d.replace(b"NaN", b"1"), OuterS)
+        for got in (outcome(lambda x, type: jetjson.loads(x, type=type, forbid_unknown_fields=True), d, Outer),
+                    outcome(lambda x, type: dec.decode(x), d, Outer)):
+            assert got[0] == exp[0], d
+            if got[0] == "ok":
+                assert msgspec.json.encode(got[1]) == msgspec.json.encode(exp[1])
+            else:
+                assert got[1] == exp[1], d
+    # off by default, and TypedDicts too
+    assert jetjson.loads(b'{"a": 1, "b": 2}', type=InnerTD) == {"a": 1}
+    with pytest.raises(jetjson.ValidationError, match=r"^Object contains unknown field `b` - at `\$\[0\]`$"):
+        jetjson.loads(b'[{"a": 1, "b": 2}]', type=List[InnerTD], forbid_unknown_fields=True)
+    assert jetjson.loads(b'{"b": 2}', type=Dict[str, int], forbid_unknown_fields=True) == {"b": 2}
+    with pytest.raises(TypeError):
+        jetjson.loads(b"{}", type=InnerTD, object_hook=dict)

@@ -88,13 +88,24 @@ static PyObject *jj_loads(PyObject *module, PyObject *const *args, Py_ssize_t na
     if (nargs == 1 && (!kwnames || jj_keywords_are_defaults(args, nargs, kwnames)))
         return jj_loads_fast(st, args[0]);
     Py_ssize_t type_at = kwnames ? jj_type_keyword(kwnames) : -1;
-    if (type_at >= 0) { /* loads(data, type=T): json's other keywords do not apply */
+    if (type_at >= 0) { /* loads(data, type=T[, forbid_unknown_fields=]): json's keywords do not apply */
         PyObject *type = args[nargs + type_at];
-        if (nargs != 1 || PyTuple_GET_SIZE(kwnames) != 1) {
-            PyErr_SetString(PyExc_TypeError, "loads() takes the document and type= only when type= is given");
+        int flags = 0;
+        Py_ssize_t nkw = PyTuple_GET_SIZE(kwnames);
+        if (nargs == 1 && nkw == 2) {
+            PyObject *other = PyTuple_GET_ITEM(kwnames, 1 - type_at);
+            int forbid = PyUnicode_CompareWithASCIIString(other, "forbid_unknown_fields") == 0
+                             ? PyObject_IsTrue(args[nargs + 1 - type_at])
+                             : -2;
+            if (forbid == -1) return NULL;
+            if (forbid >= 0) nkw = 1, flags = forbid ? JJ_TYPED_FORBID_UNKNOWN : 0;
+        }
+        if (nargs != 1 || nkw != 1) {
+            PyErr_SetString(PyExc_TypeError,
+                            "loads() takes the document, type= and forbid_unknown_fields= only when type= is given");
             return NULL;
         }
-        return type == Py_None ? jj_loads_fast(st, args[0]) : jj_typed_loads(st, args[0], type);
+        return type == Py_None ? jj_loads_fast(st, args[0]) : jj_typed_loads(st, args[0], type, flags);
     }
     /* anything else is json's business, argument errors included */
     PyObject *kwargs = NULL;
@@ -190,7 +201,7 @@ static PyObject *jj_load_file(PyObject *module, PyObject *const *args, Py_ssize_
         PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, arg);
     } else if (!S_ISREG(info.st_mode) || info.st_size == 0) {
         PyObject *bytes = jj_read_all(fd, arg);
-        if (bytes) result = type == Py_None ? jj_loads_fast(st, bytes) : jj_typed_loads(st, bytes, type);
+        if (bytes) result = type == Py_None ? jj_loads_fast(st, bytes) : jj_typed_loads(st, bytes, type, 0);
         Py_XDECREF(bytes);
     } else {
         size_t len = (size_t)info.st_size;
@@ -203,7 +214,7 @@ static PyObject *jj_load_file(PyObject *module, PyObject *const *args, Py_ssize_
         } else {
             jj_request r = {0};
             if (jj_request_open_memory(&r, st, map, len) == 0)
-                result = type == Py_None ? jj_loads_request(&r) : jj_typed_request(&r, type);
+                result = type == Py_None ? jj_loads_request(&r) : jj_typed_request(&r, type, 0);
             jj_request_close(&r);
             munmap(map, len);
         }

@@ -7,6 +7,9 @@
 
 #include "state.h"
 
+/* Options of a typed decode. */
+#define JJ_TYPED_FORBID_UNKNOWN 1 /* a key that names no field of a dataclass/TypedDict is an error */
+
 /* The cache of compiled types starts over past this many, so that types made on the fly
  * (list[X] in a loop) do not pile up. */
 #define JJ_TYPED_CACHE_MAX 1024
@@ -89,11 +92,12 @@ jj_tplan *jj_typed_plan_get(PyObject *capsule);
 /* typed_decode.c: the value at tape index 0 of a document of input[0..len) parsed by
  * jj_parse_lazy, as `root` (raw entries are finished where they are read). NULL with
  * jetjson.ValidationError (with the path), or another exception. */
-PyObject *jj_typed_build(jj_state *st, jj_parser *p, const uint8_t *input, size_t len, const jj_tnode *root);
+PyObject *jj_typed_build(jj_state *st, jj_parser *p, const uint8_t *input, size_t len, const jj_tnode *root,
+                          int flags);
 
 /* typed_object.c: the same conversion from the objects json.loads returned (for the
  * documents json accepts and the engine does not). */
-PyObject *jj_typed_from_object(jj_state *st, const jj_tnode *root, PyObject *value);
+PyObject *jj_typed_from_object(jj_state *st, const jj_tnode *root, PyObject *value, int flags);
 
 /* typed_str.c: the string s[0..len) as n's str_kind (datetime, date, time, UUID,
  * Decimal, bytes, bytearray); NULL with a validation error recorded in e, or another
@@ -107,6 +111,7 @@ typedef struct jj_tpath {
     PyObject *segments; /* list of str, innermost first; NULL while no validation error */
     PyObject *msg;      /* the message without its path */
     int in_key;         /* the error is in a dict key ("`key` in `$...`") */
+    int flags;          /* JJ_TYPED_* of the call */
 } jj_tpath;
 
 /* Each records a validation error (0 on success of recording, -1 on memory error);
@@ -114,6 +119,7 @@ typedef struct jj_tpath {
 int jj_tpath_fail(jj_tpath *e, PyObject *msg); /* steals msg */
 int jj_tpath_expected(jj_tpath *e, const jj_tnode *n, const char *got);
 int jj_tpath_enum(jj_tpath *e, PyObject *value);
+int jj_tpath_unknown(jj_tpath *e, PyObject *key); /* steals key */
 /* While unwinding through a container: prepends ".name", "[i]" or "[...]". */
 void jj_tpath_field(jj_tpath *e, PyObject *name);
 void jj_tpath_index(jj_tpath *e, Py_ssize_t i);
@@ -133,8 +139,8 @@ PyObject *jj_typed_length_error(struct jj_tpath *e, const jj_tnode *n);
 
 /* typed_api.c */
 struct jj_request;
-PyObject *jj_typed_request(struct jj_request *r, PyObject *type);
-PyObject *jj_typed_loads(jj_state *st, PyObject *data, PyObject *type);
+PyObject *jj_typed_request(struct jj_request *r, PyObject *type, int flags);
+PyObject *jj_typed_loads(jj_state *st, PyObject *data, PyObject *type, int flags);
 PyObject *jj_typed_load_file(jj_state *st, PyObject *path, PyObject *type);
 int jj_typed_init(PyObject *module, jj_state *st);
 int jj_typed_traverse(jj_state *st, visitproc visit, void *arg);

@@ -7,46 +7,46 @@
 
 /* The value of a document json accepts and the engine does not (NaN, a number past a
  * double...), converted from what json.loads returned. */
-static PyObject *jt_from_json(jj_state *st, const jj_tnode *root, PyObject *value) {
+static PyObject *jt_from_json(jj_state *st, const jj_tnode *root, PyObject *value, int flags) {
     if (!value) return NULL;
-    PyObject *result = jj_typed_from_object(st, root, value);
+    PyObject *result = jj_typed_from_object(st, root, value, flags);
     Py_DECREF(value);
     return result;
 }
 
 /* Parses an opened request and builds root from it. */
-static PyObject *jt_request(jj_request *r, const jj_tnode *root) {
+static PyObject *jt_request(jj_request *r, const jj_tnode *root, int flags) {
     PyThreadState *saved = jj_request_unlock(r);
     jj_error err = jj_parse_lazy(r->parser, r->in.buf, r->in.len);
     jj_request_relock(saved);
-    if (err != JJ_OK) return jt_from_json(r->st, root, jj_request_refused(r, err));
+    if (err != JJ_OK) return jt_from_json(r->st, root, jj_request_refused(r, err), flags);
     if (jj_depth_check(r->parser) < 0) return NULL;
-    return jj_typed_build(r->st, r->parser, r->in.buf, r->in.len, root);
+    return jj_typed_build(r->st, r->parser, r->in.buf, r->in.len, root, flags);
 }
 
-static PyObject *jt_decode(jj_state *st, PyObject *plan, PyObject *data) {
+static PyObject *jt_decode(jj_state *st, PyObject *plan, PyObject *data, int flags) {
     const jj_tnode *root = jj_typed_plan_get(plan)->nodes[0];
     jj_request r = {0};
     PyObject *result = NULL;
     int opened = jj_request_open(&r, st, data);
-    if (opened == JJ_INPUT_UNSUPPORTED) result = jt_from_json(st, root, jj_request_foreign(&r));
-    else if (opened == 0) result = jt_request(&r, root);
+    if (opened == JJ_INPUT_UNSUPPORTED) result = jt_from_json(st, root, jj_request_foreign(&r), flags);
+    else if (opened == 0) result = jt_request(&r, root, flags);
     jj_request_close(&r);
     return result;
 }
 
-PyObject *jj_typed_loads(jj_state *st, PyObject *data, PyObject *type) {
+PyObject *jj_typed_loads(jj_state *st, PyObject *data, PyObject *type, int flags) {
     PyObject *plan = jj_typed_plan(st, type);
     if (!plan) return NULL;
-    PyObject *result = jt_decode(st, plan, data);
+    PyObject *result = jt_decode(st, plan, data, flags);
     Py_DECREF(plan);
     return result;
 }
 
-PyObject *jj_typed_request(jj_request *r, PyObject *type) {
+PyObject *jj_typed_request(jj_request *r, PyObject *type, int flags) {
     PyObject *plan = jj_typed_plan(r->st, type);
     if (!plan) return NULL;
-    PyObject *result = jt_request(r, jj_typed_plan_get(plan)->nodes[0]);
+    PyObject *result = jt_request(r, jj_typed_plan_get(plan)->nodes[0], flags);
     Py_DECREF(plan);
     return result;
 }
@@ -57,12 +57,14 @@ typedef struct jt_decoder {
     PyObject_HEAD
     PyObject *type;
     PyObject *plan;
+    int flags;
 } jt_decoder;
 
 static PyObject *jt_decoder_new(PyTypeObject *cls, PyObject *args, PyObject *kwargs) {
-    static char *keywords[] = {"type", NULL};
+    static char *keywords[] = {"type", "forbid_unknown_fields", NULL};
     PyObject *type = (PyObject *)&PyBaseObject_Type;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:Decoder", keywords, &type)) return NULL;
+    int forbid = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O$p:Decoder", keywords, &type, &forbid)) return NULL;
     jj_state *st = PyType_GetModuleState(cls);
     if (!st) return NULL;
     PyObject *plan = jj_typed_plan(st, type);
@@ -74,6 +76,7 @@ static PyObject *jt_decoder_new(PyTypeObject *cls, PyObject *args, PyObject *kwa
     }
     self->type = Py_NewRef(type);
     self->plan = plan;
+    self->flags = forbid ? JJ_TYPED_FORBID_UNKNOWN : 0;
     return (PyObject *)self;
 }
 
@@ -99,7 +102,7 @@ static void jt_decoder_dealloc(jt_decoder *self) {
 
 static PyObject *jt_decoder_decode(jt_decoder *self, PyObject *data) {
     jj_state *st = PyType_GetModuleState(Py_TYPE(self));
-    return st ? jt_decode(st, self->plan, data) : NULL;
+    return st ? jt_decode(st, self->plan, data, self->flags) : NULL;
 }
 
 static PyObject *jt_decoder_repr(jt_decoder *self) { return PyUnicode_FromFormat("jetjson.Decoder(%R)", self->type); }
@@ -123,7 +126,7 @@ static PyType_Slot jt_decoder_slots[] = {
     {Py_tp_repr, jt_decoder_repr},
     {Py_tp_methods, jt_decoder_methods},
     {Py_tp_members, jt_decoder_members},
-    {Py_tp_doc, "Decoder(type=object)\n--\n\nDecodes JSON into instances of type, as loads(data, type=type) "
+    {Py_tp_doc, "Decoder(type=object, *, forbid_unknown_fields=False)\n--\n\nDecodes JSON into instances of type, as loads(data, type=type) "
                 "does, with the type's compiled description kept for every call."},
     {0, NULL},
 };

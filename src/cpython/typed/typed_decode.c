@@ -299,6 +299,10 @@ static PyObject *jt_record(jt_ctx *c, const jj_tnode *n, size_t t, Py_ssize_t pa
     for (Py_ssize_t i = 0; i < pairs; i++) {
         Py_ssize_t f = count ? jt_field_at(c, n, t, &cursor) : -1;
         if (f == -2) goto done;
+        if (f < 0 && c->err.flags & JJ_TYPED_FORBID_UNKNOWN) {
+            if (jt_finish(c, t) == 0) jj_tpath_unknown(&c->err, jj_tape_key(c->st, c->p, c->input, t));
+            goto done;
+        }
         t += 2;
         if (f < 0) {
             t = jj_tape_skip(c->tape, t);
@@ -417,8 +421,9 @@ static PyObject *jt_value(jt_ctx *c, const jj_tnode *n, size_t *pt) {
     }
 }
 
-PyObject *jj_typed_build(jj_state *st, jj_parser *p, const uint8_t *input, size_t len, const jj_tnode *root) {
-    jt_ctx c = {st, p, p->tape, input, len, {NULL, NULL, 0}};
+PyObject *jj_typed_build(jj_state *st, jj_parser *p, const uint8_t *input, size_t len, const jj_tnode *root,
+                          int flags) {
+    jt_ctx c = {st, p, p->tape, input, len, {NULL, NULL, 0, flags}};
     size_t t = 0;
     int gc_was_enabled = PyGC_Disable();
     PyObject *v = jt_value(&c, root, &t);

@@ -40,6 +40,13 @@ int jj_tpath_enum(jj_tpath *e, PyObject *value) {
     return jj_tpath_fail(e, PyUnicode_FromFormat("Invalid enum value %R", value));
 }
 
+int jj_tpath_unknown(jj_tpath *e, PyObject *key) {
+    if (!key) return -1;
+    PyObject *msg = PyUnicode_FromFormat("Object contains unknown field `%U`", key);
+    Py_DECREF(key);
+    return jj_tpath_fail(e, msg);
+}
+
 static void jt_push(jj_tpath *e, PyObject *segment) {
     if (!segment || PyList_Append(e->segments, segment) < 0) PyErr_Clear(); /* the path is lost, not the error */
     Py_XDECREF(segment);

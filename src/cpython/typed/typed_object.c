@@ -109,6 +109,18 @@ static PyObject *jo_object(jj_tpath *e, const jj_tnode *n, PyObject *dict) {
         }
         return out;
     }
+    if (e->flags & JJ_TYPED_FORBID_UNKNOWN) {
+        PyObject *key, *value;
+        Py_ssize_t pos = 0;
+        while (PyDict_Next(dict, &pos, &key, &value)) {
+            Py_ssize_t i = 0;
+            while (i < n->nfields && !(n->fields[i].init && PyUnicode_Compare(n->fields[i].name, key) == 0)) i++;
+            if (i == n->nfields) {
+                jj_tpath_unknown(e, Py_NewRef(key));
+                return NULL;
+            }
+        }
+    }
     PyObject **vals = PyMem_Calloc((size_t)(n->nfields ? n->nfields : 1), sizeof *vals);
     if (!vals) return PyErr_NoMemory();
     PyObject *result = NULL;
@@ -181,8 +193,8 @@ static PyObject *jo_value(jj_tpath *e, const jj_tnode *n, PyObject *v) {
     return NULL;
 }
 
-PyObject *jj_typed_from_object(jj_state *st, const jj_tnode *root, PyObject *value) {
-    jj_tpath e = {NULL, NULL, 0};
+PyObject *jj_typed_from_object(jj_state *st, const jj_tnode *root, PyObject *value, int flags) {
+    jj_tpath e = {NULL, NULL, 0, flags};
     PyObject *v = jo_value(&e, root, value);
     if (!v) jj_tpath_raise(st, &e);
     return v;
