@@ -34,6 +34,22 @@ enum { JT_PLAIN = 0, JT_LOOKUP, JT_DATETIME, JT_DATE, JT_TIME, JT_UUID, JT_DECIM
 enum { JT_LIST = 1, JT_SET, JT_FROZENSET, JT_VARTUPLE, JT_TUPLE, JT_NAMEDTUPLE };
 enum { JT_DICT = 1, JT_DATACLASS, JT_TYPEDDICT };
 
+/* Constraints (Annotated metadata, typed_constraints.c). */
+enum {
+    JT_C_INT_GE = 1u << 0,
+    JT_C_INT_LE = 1u << 1,
+    JT_C_INT_MULT = 1u << 2,
+    JT_C_FLT_GT = 1u << 3, /* then GE, LT, LE, MULT: the bound's index in flt[] shifts it */
+    JT_C_STR_MIN = 1u << 8,
+    JT_C_STR_MAX = 1u << 9,
+    JT_C_ARR_MIN = 1u << 10,
+    JT_C_ARR_MAX = 1u << 11,
+    JT_C_OBJ_MIN = 1u << 12,
+    JT_C_OBJ_MAX = 1u << 13,
+};
+#define JT_C_INT_ALL (JT_C_INT_GE | JT_C_INT_LE | JT_C_INT_MULT)
+#define JT_C_FLT_ALL (0x1fu << 3)
+
 typedef struct jj_tnode jj_tnode;
 
 typedef struct jj_tfield {
@@ -74,6 +90,12 @@ struct jj_tnode {
     int post_init;          /* dataclass: has __post_init__ */
     int slots;              /* dataclass: defines __slots__ (init=False defaults are set) */
     int compiled;           /* a class node: fields filled in */
+    /* constraints: JT_C_* bits, then the bounds (ints inclusive; floats gt, ge, lt,
+     * le, multiple_of; lengths min, max of strings, arrays, objects) */
+    unsigned cons;
+    long long int_ge, int_le, int_mult;
+    double flt[5];
+    Py_ssize_t len_bounds[3][2];
 };
 
 /* A compiled type: the nodes made for it (owned), the root first. Held in a capsule. */
@@ -105,6 +127,13 @@ PyObject *jj_typed_from_object(jj_state *st, const jj_tnode *root, PyObject *val
 struct jj_tpath;
 PyObject *jj_typed_str_convert(struct jj_tpath *e, const jj_tnode *n, const uint8_t *s, size_t len);
 PyObject *jj_typed_decimal(struct jj_tpath *e, const jj_tnode *n, const uint8_t *s, size_t len);
+
+/* typed_constraints.c: whether Annotated's metadata sets any constraint (1/0, -1 with
+ * an exception); sets them on u (a copy of the annotated type's node); the value v
+ * (stolen) checked against n's constraints: v, or NULL with the error recorded. */
+int jj_typed_has_constraints(PyObject *metadata);
+int jj_typed_constrain(jj_tnode *u, PyObject *metadata, PyObject *t);
+PyObject *jj_typed_check(struct jj_tpath *e, const jj_tnode *n, PyObject *v);
 
 /* typed_errors.c: the path of a failed conversion, collected while unwinding. */
 typedef struct jj_tpath {

@@ -1,6 +1,8 @@
 /* Compiling a type for loads(type=): typing introspection (get_origin, get_args,
  * get_type_hints, dataclasses.fields) runs here, once per type, so that the decoder
  * never calls into Python except to construct instances and run __post_init__. */
+#include <string.h>
+
 #include "typed.h"
 
 #define JT_PLAN_CAPSULE "jetjson.typed_plan"
@@ -472,6 +474,17 @@ static int jt_union_add(jj_tnode *u, const jj_tnode *m, PyObject *t) {
     }
     if (m->kinds & JT_ARRAY) u->arr = m->arr;
     if (m->kinds & JT_OBJECT) u->obj = m->obj;
+    /* each member's constraints come with the kinds it brings */
+    unsigned take = (m->kinds & JT_INT ? JT_C_INT_ALL : 0) | (m->kinds & JT_FLOAT ? JT_C_FLT_ALL : 0) |
+                    (m->kinds & JT_STR ? JT_C_STR_MIN | JT_C_STR_MAX : 0) |
+                    (m->kinds & JT_ARRAY ? JT_C_ARR_MIN | JT_C_ARR_MAX : 0) |
+                    (m->kinds & JT_OBJECT ? JT_C_OBJ_MIN | JT_C_OBJ_MAX : 0);
+    if (m->cons & take) {
+        u->cons |= m->cons & take;
+        if (take & JT_C_INT_ALL) u->int_ge = m->int_ge, u->int_le = m->int_le, u->int_mult = m->int_mult;
+        if (take & JT_C_FLT_ALL) memcpy(u->flt, m->flt, sizeof u->flt);
+        memcpy(u->len_bounds, m->len_bounds, sizeof u->len_bounds);
+    }
     u->kinds |= m->kinds;
     return 0;
 }
@@ -493,8 +506,17 @@ static jj_tnode *jt_generic(jt_compiler *c, PyObject *t, PyObject *origin, PyObj
     Py_ssize_t nargs = PyTuple_GET_SIZE(args);
     PyObject *any = PyDict_GetItemString(env, "Any");
     PyObject *a0 = nargs > 0 ? PyTuple_GET_ITEM(args, 0) : any;
-    if (jt_is(env, origin, "Annotated") || jt_is(env, origin, "Required") || jt_is(env, origin, "NotRequired"))
-        return jt_compile(c, a0);
+    if (jt_is(env, origin, "Annotated")) {
+        jj_tnode *m = jt_compile(c, a0);
+        PyObject *meta = m ? PyTuple_GetSlice(args, 1, nargs) : NULL;
+        int has = meta ? jj_typed_has_constraints(meta) : -1;
+        jj_tnode *u = has > 0 ? jt_new_node(c, 0) : NULL;
+        if (has == 0) u = m;
+        else if (u && (jt_union_add(u, m, t) < 0 || jj_typed_constrain(u, meta, t) < 0)) u = NULL;
+        Py_XDECREF(meta);
+        return u;
+    }
+    if (jt_is(env, origin, "Required") || jt_is(env, origin, "NotRequired")) return jt_compile(c, a0);
     if (jt_is(env, origin, "Union") || jt_is(env, origin, "UnionType")) return jt_union(c, t, args);
     if (jt_is(env, origin, "Literal")) return jt_literal(c, t, args);
     if (origin == (PyObject *)&PyList_Type || jt_is(env, origin, "Sequence") ||

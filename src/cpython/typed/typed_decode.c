@@ -331,7 +331,7 @@ static PyObject *jt_object(jt_ctx *c, const jj_tnode *n, size_t *pt) {
 
 /* ---- values ---- */
 
-static PyObject *jt_value(jt_ctx *c, const jj_tnode *n, size_t *pt) {
+static PyObject *jt_convert(jt_ctx *c, const jj_tnode *n, size_t *pt) {
     size_t t = *pt;
     uint64_t w = c->tape[t];
     unsigned kinds = n->kinds;
@@ -419,6 +419,12 @@ static PyObject *jt_value(jt_ctx *c, const jj_tnode *n, size_t *pt) {
         PyErr_SetString(PyExc_SystemError, "jetjson: corrupt tape");
         return NULL;
     }
+}
+
+static PyObject *jt_value(jt_ctx *c, const jj_tnode *n, size_t *pt) {
+    PyObject *v = jt_convert(c, n, pt);
+    if (v && n->cons) v = jj_typed_check(&c->err, n, v);
+    return v;
 }
 
 PyObject *jj_typed_build(jj_state *st, jj_parser *p, const uint8_t *input, size_t len, const jj_tnode *root,

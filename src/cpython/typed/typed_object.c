@@ -143,7 +143,7 @@ static PyObject *jo_object(jj_tpath *e, const jj_tnode *n, PyObject *dict) {
     return result;
 }
 
-static PyObject *jo_value(jj_tpath *e, const jj_tnode *n, PyObject *v) {
+static PyObject *jo_convert(jj_tpath *e, const jj_tnode *n, PyObject *v) {
     unsigned kinds = n->kinds;
     if (kinds & JT_ANY) return Py_NewRef(v);
     if (v == Py_None) {
@@ -191,6 +191,12 @@ static PyObject *jo_value(jj_tpath *e, const jj_tnode *n, PyObject *v) {
         PyErr_Format(PyExc_TypeError, "jetjson: unexpected %.100s from json.loads", Py_TYPE(v)->tp_name);
     }
     return NULL;
+}
+
+static PyObject *jo_value(jj_tpath *e, const jj_tnode *n, PyObject *v) {
+    PyObject *r = jo_convert(e, n, v);
+    if (r && n->cons) r = jj_typed_check(e, n, r);
+    return r;
 }
 
 PyObject *jj_typed_from_object(jj_state *st, const jj_tnode *root, PyObject *value, int flags) {
