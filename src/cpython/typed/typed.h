@@ -86,6 +86,7 @@ struct jj_tnode {
     PyObject *cls;          /* dataclass or NamedTuple class */
     jj_tfield *fields;
     Py_ssize_t nfields;
+    uint64_t key_lengths;   /* bit k: a field name of k bytes (bit 63: 63 or more) */
     int frozen;             /* dataclass: set fields with object.__setattr__ */
     int post_init;          /* dataclass: has __post_init__ */
     int slots;              /* dataclass: defines __slots__ (init=False defaults are set) */

@@ -436,6 +436,9 @@ static jj_tnode *jt_class(jt_compiler *c, PyObject *cls, int kind) {
         rc = kind == JT_DATACLASS ? jt_dataclass_fields(c, n, cls) : jt_typeddict_fields(c, n, cls);
     }
     n->compiled = 1;
+    for (Py_ssize_t i = 0; i < n->nfields; i++) {
+        if (n->fields[i].init) n->key_lengths |= UINT64_C(1) << (n->fields[i].len < 63 ? n->fields[i].len : 63);
+    }
     return rc < 0 ? NULL : n;
 }
 

@@ -205,8 +205,10 @@ static PyObject *jt_dict(jt_ctx *c, const jj_tnode *n, size_t t, Py_ssize_t pair
 static Py_ssize_t jt_field_at(jt_ctx *c, const jj_tnode *n, size_t t, Py_ssize_t *cursor) {
     /* an unescaped raw key is its own UTF-8 in the input, as the field names are kept */
     if ((jj_tape_str_flags(c->tape[t]) & JJ_STR_ESCAPED) && jt_finish(c, t) < 0) return -2;
-    const uint8_t *s = jt_str(c, c->tape[t]);
     size_t len = jj_tape_str_bytes(c->tape[t + 1]);
+    /* most keys a type skips have a length no field has */
+    if (!(n->key_lengths & UINT64_C(1) << (len < 63 ? len : 63))) return -1;
+    const uint8_t *s = jt_str(c, c->tape[t]);
     Py_ssize_t count = n->nfields;
     Py_ssize_t i = *cursor;
     for (Py_ssize_t k = 0; k < count; k++, i++) {
