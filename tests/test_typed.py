@@ -859,3 +859,45 @@ def test_constraints_in_fields_and_errors():
                 Annotated[int, annotated_types.Gt(1.5)], Annotated[User, annotated_types.MaxLen(1)]):
         with pytest.raises((TypeError, ValueError)):
             jetjson.loads(b"1", type=bad)
+
+
+# ---- sub-interpreters ------------------------------------------------------------------------
+
+def test_subinterpreter_types_of_its_own():
+    try:
+        if sys.version_info >= (3, 13):
+            import _interpreters as interpreters
+        else:
+            import _xxsubinterpreters as interpreters
+    except ImportError:
+        pytest.skip("no sub-interpreter API")
+    script = """if 1:
+        import dataclasses, typing, jetjson
+        @dataclasses.dataclass
+        class P:
+            x: int
+            tags: typing.List[str] = dataclasses.field(default_factory=list)
+        dec = jetjson.Decoder(typing.List[P])
+        for _ in range(3):
+            got = dec.decode(b'[{"x": 1, "tags": ["a"]}, {"x": 2}]')
+            assert got == [P(1, ["a"]), P(2)], got
+            assert jetjson.loads(b'{"x": 3}', type=P) == P(3)
+        try:
+            jetjson.loads(b'[{"x": "no"}]', type=typing.List[P])
+        except jetjson.ValidationError as e:
+            assert str(e) == "Expected `int`, got `str` - at `$[0].x`", str(e)
+        else:
+            raise AssertionError("no error")
+    """
+    for _ in range(2):
+        interp = interpreters.create()
+        try:
+            if sys.version_info >= (3, 13):
+                failure = interpreters.exec(interp, script)
+                assert failure is None, failure
+            else:
+                interpreters.run_string(interp, script)
+        finally:
+            interpreters.destroy(interp)
+    # the main interpreter's own state is untouched
+    assert jetjson.loads(b'{"id": 1, "login": "a"}', type=User) == User(1, "a")
