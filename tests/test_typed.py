@@ -901,3 +901,44 @@ def test_subinterpreter_types_of_its_own():
             interpreters.destroy(interp)
     # the main interpreter's own state is untouched
     assert jetjson.loads(b'{"id": 1, "login": "a"}', type=User) == User(1, "a")
+
+
+# ---- type aliases (PEP 695) -------------------------------------------------------------------
+
+class TypeAliasType:
+    """Has the shape of a PEP 695 alias (`__value__`, the type's name), so that recursive
+    aliases can be made on 3.11 too: their value is set after the alias exists."""
+
+    def __init__(self, name):
+        self.__name__ = name
+
+    def __repr__(self):
+        return self.__name__
+
+
+def test_recursive_and_self_containing_aliases():
+    json_value = TypeAliasType("JsonValue")
+    json_value.__value__ = Union[None, bool, int, float, str, List[json_value], Dict[str, json_value]]
+    doc = b'{"a": [1, 2.5, "x", null, true, {"b": []}]}'
+    assert jetjson.loads(doc, type=json_value) == json.loads(doc)
+    nested = TypeAliasType("Nested")
+    nested.__value__ = Union[int, List[nested]]
+    assert jetjson.loads(b"[1, [2, [3]], []]", type=nested) == [1, [2, [3]], []]
+    with pytest.raises(jetjson.ValidationError, match=r"^Expected `int \| array`, got `str` - at `\$\[1\]\[0\]`$"):
+        jetjson.loads(b'[1, ["x"]]', type=nested)
+    selfish = TypeAliasType("Selfish")
+    selfish.__value__ = Union[int, selfish]
+    with pytest.raises(TypeError, match="contain themselves"):
+        jetjson.loads(b"1", type=selfish)
+    plain = TypeAliasType("Plain")
+    plain.__value__ = Annotated[List[int], "x"]
+    assert jetjson.loads(b"[1]", type=plain) == [1]
+
+
+@pytest.mark.skipif(sys.version_info < (3, 12), reason="the type statement is 3.12+")
+def test_pep695_type_statement():
+    ns = {}
+    exec("type J = list[J] | int\ntype S = int | S\ntype Pair[T] = tuple[T, T]", ns)
+    assert jetjson.loads(b"[1, [2]]", type=ns["J"]) == [1, [2]]
+    with pytest.raises(TypeError):
+        jetjson.loads(b"1", type=ns["S"])

@@ -445,6 +445,10 @@ static jj_tnode *jt_class(jt_compiler *c, PyObject *cls, int kind) {
 /* Merges the member m into the union u: one member per JSON kind. */
 static int jt_union_add(jj_tnode *u, const jj_tnode *m, PyObject *t) {
     const char *clash = NULL;
+    if (!m->compiled && m->kinds == 0) { /* an alias still being compiled: u is inside it */
+        PyErr_Format(PyExc_TypeError, "Type unions may not contain themselves - type `%R` is not supported", t);
+        return -1;
+    }
     /* msgspec's wording */
     if (m->kinds & JT_INT && u->kinds & JT_INT) {
         if (u->int_kind == JT_LOOKUP && m->int_kind == JT_LOOKUP && m->int_map)
@@ -589,6 +593,25 @@ static jj_tnode *jt_str_like(jt_compiler *c, PyObject *t) {
     return n;
 }
 
+/* A `type` alias (PEP 695): its node is remembered before its value is compiled, so
+ * that the value may name the alias again inside a container (type J = list[J] | int);
+ * until then it is empty and marked in progress, which is how a union that contains
+ * itself (type A = int | A) is told. */
+static jj_tnode *jt_alias(jt_compiler *c, PyObject *t) {
+    PyObject *known = PyDict_GetItemWithError(c->memo, t);
+    if (known) return PyLong_AsVoidPtr(known);
+    if (PyErr_Occurred()) return NULL;
+    jj_tnode *u = jt_new_node(c, 0);
+    if (!u || jt_remember(c, t, u) < 0) return NULL;
+    u->compiled = 0;
+    PyObject *v = PyObject_GetAttrString(t, "__value__");
+    jj_tnode *m = v ? jt_compile(c, v) : NULL;
+    Py_XDECREF(v);
+    if (!m || jt_union_add(u, m, t) < 0) return NULL;
+    u->compiled = 1;
+    return u;
+}
+
 static jj_tnode *jt_compile_inner(jt_compiler *c, PyObject *t) {
     PyObject *env = c->env;
     if (t == Py_None || t == (PyObject *)Py_TYPE(Py_None)) return jt_new_node(c, JT_NULL);
@@ -625,12 +648,8 @@ static jj_tnode *jt_compile_inner(jt_compiler *c, PyObject *t) {
         Py_XDECREF(s);
         return n;
     }
-    if (strcmp(Py_TYPE(t)->tp_name, "typing.TypeAliasType") == 0 || strcmp(Py_TYPE(t)->tp_name, "TypeAliasType") == 0) {
-        PyObject *v = PyObject_GetAttrString(t, "__value__");
-        jj_tnode *n = v ? jt_compile(c, v) : NULL;
-        Py_XDECREF(v);
-        return n;
-    }
+    if (strcmp(Py_TYPE(t)->tp_name, "typing.TypeAliasType") == 0 || strcmp(Py_TYPE(t)->tp_name, "TypeAliasType") == 0)
+        return jt_alias(c, t);
     if (!PyType_Check(t)) return jt_unsupported(t);
     jj_tnode *str_like = jt_str_like(c, t);
     if (str_like || PyErr_Occurred()) return str_like;
