@@ -204,6 +204,11 @@ SCALAR_CASES = [
     (Mapping[str, int], [b'{"a": 1}', b"[]"]),
     (MutableMapping[str, int], [b'{"a": 1}']),
     (typing.AbstractSet[int], [b"[1]"]),
+    (List, [b'[1, "a"]']), (Dict, [b'{"a": [1]}']), (Set, [b"[1]"]), (FrozenSet, [b"[1]"]),
+    (Tuple, [b'[1, "a"]', b"{}"]), (Sequence, [b"[1]"]), (Mapping, [b"{}"]),
+    (typing.TypeVar("T"), [b'"x"', b"[1]"]), (typing.TypeVar("B", bound=int), [b'"x"', b"1"]),
+    (List[typing.TypeVar("T")], [b'[1, "x"]']), (typing.Iterable[int], [b"[1]"]),  # items checked (msgspec 0.23 lets ["x"] through)
+    (typing.Collection[str], [b'["a"]']), (typing.Final[int], [b"1", b'"x"']),
 ]
 
 

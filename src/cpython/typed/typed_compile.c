@@ -39,6 +39,10 @@ static PyObject *jt_env(jj_state *st) {
         {"Sequence", "collections.abc", "Sequence"},
         {"MutableSequence", "collections.abc", "MutableSequence"},
         {"Collection", "collections.abc", "Collection"},
+        {"Iterable", "collections.abc", "Iterable"},
+        {"Tuple", "typing", "Tuple"},
+        {"Final", "typing", "Final"},
+        {"TypeVar", "typing", "TypeVar"},
         {"Set", "collections.abc", "Set"},
         {"MutableSet", "collections.abc", "MutableSet"},
         {"Mapping", "collections.abc", "Mapping"},
@@ -523,11 +527,12 @@ static jj_tnode *jt_generic(jt_compiler *c, PyObject *t, PyObject *origin, PyObj
         Py_XDECREF(meta);
         return u;
     }
-    if (jt_is(env, origin, "Required") || jt_is(env, origin, "NotRequired")) return jt_compile(c, a0);
+    if (jt_is(env, origin, "Required") || jt_is(env, origin, "NotRequired") || jt_is(env, origin, "Final"))
+        return jt_compile(c, a0);
     if (jt_is(env, origin, "Union") || jt_is(env, origin, "UnionType")) return jt_union(c, t, args);
     if (jt_is(env, origin, "Literal")) return jt_literal(c, t, args);
     if (origin == (PyObject *)&PyList_Type || jt_is(env, origin, "Sequence") ||
-        jt_is(env, origin, "MutableSequence") || jt_is(env, origin, "Collection"))
+        jt_is(env, origin, "MutableSequence") || jt_is(env, origin, "Collection") || jt_is(env, origin, "Iterable"))
         return jt_container(c, JT_LIST, a0);
     if (origin == (PyObject *)&PySet_Type || jt_is(env, origin, "Set") || jt_is(env, origin, "MutableSet"))
         return jt_container(c, JT_SET, a0);
@@ -624,7 +629,16 @@ static jj_tnode *jt_compile_inner(jt_compiler *c, PyObject *t) {
     if (t == (PyObject *)&PyList_Type || jt_is(env, t, "Sequence") || jt_is(env, t, "MutableSequence") ||
         jt_is(env, t, "Collection"))
         return jt_container(c, JT_LIST, any);
-    if (t == (PyObject *)&PyTuple_Type) return jt_container(c, JT_VARTUPLE, any);
+    if (t == (PyObject *)&PyTuple_Type || jt_is(env, t, "Tuple")) return jt_container(c, JT_VARTUPLE, any);
+    /* a TypeVar left unbound: its bound, else anything */
+    PyObject *typevar = PyDict_GetItemString(env, "TypeVar");
+    if (typevar && Py_TYPE(t) == (PyTypeObject *)typevar) {
+        PyObject *bound = PyObject_GetAttrString(t, "__bound__");
+        if (!bound) return NULL;
+        jj_tnode *n = bound == Py_None ? jt_new_node(c, JT_ANY) : jt_compile(c, bound);
+        Py_DECREF(bound);
+        return n;
+    }
     if (t == (PyObject *)&PySet_Type || jt_is(env, t, "Set") || jt_is(env, t, "MutableSet"))
         return jt_container(c, JT_SET, any);
     if (t == (PyObject *)&PyFrozenSet_Type) return jt_container(c, JT_FROZENSET, any);
