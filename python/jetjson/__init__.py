@@ -209,28 +209,55 @@ def dumpb_many(records, default=None, option=None, *, threads=None):
 
 
 class Decoder:
-    """Documents from chunks that arrive (a socket, an HTTP body, a pipe): ``feed(chunk)``
-    returns the list of documents that chunk completes, ``close()`` those the end of the
-    input completes (a number at the very end), and raises ``JSONDecodeError`` for a
-    document left unfinished. Formats, ``fields``, ``default`` and ``lazy`` as in
-    ``loads_many``/``parse_many``; error positions count from the first chunk."""
+    """A decoder kept for repeated use.
 
-    def __init__(self, *, format="whitespace", fields=None, default=None, lazy=False, batch_size=_BATCH_SIZE):
+    ``decode(data)``: one document, as ``loads(data, type=T)`` gives it (the compiled
+    description of ``type`` is kept between calls, as ``msgspec.json.Decoder(T)``);
+    without a type, as ``loads``.
+
+    ``feed(chunk)``: documents from chunks that arrive (a socket, an HTTP body, a pipe):
+    the list of documents that chunk completes; ``close()`` those the end of the input
+    completes (a number at the very end), and raises ``JSONDecodeError`` for a document
+    left unfinished. Formats, ``fields``, ``default`` and ``lazy`` as in
+    ``loads_many``/``parse_many``; error positions count from the first chunk.
+    """
+
+    def __init__(self, type=None, *, forbid_unknown_fields=False, format="whitespace", fields=None, default=None,
+                 lazy=False, batch_size=_BATCH_SIZE):
         if lazy and fields is not None:
             raise ValueError("fields cannot be combined with lazy=True")
         code = _many_args(format, batch_size, None)
-        self._stream = _many(None, code, bool(lazy), fields, default, batch_size)
+        self._format = (code, bool(lazy), fields, default, batch_size)
+        self._stream = None
+        if type is None and not forbid_unknown_fields:
+            self.type = None
+            self.decode = loads
+        else:
+            typed = _TypedDecoder(type, forbid_unknown_fields=forbid_unknown_fields)
+            self.type = typed.type
+            self.decode = typed.decode
+
+    def _fed(self):
+        if self._stream is None:
+            code, lazy, fields, default, batch_size = self._format
+            self._stream = _many(None, code, lazy, fields, default, batch_size)
+        return self._stream
 
     def feed(self, chunk):
         """The documents completed by ``chunk`` (bytes-like or str), in order."""
-        return self._stream._feed(chunk)
+        return self._fed()._feed(chunk)
 
     def close(self):
         """The documents the end of the input completes; nothing may be fed after."""
-        return self._stream._close()
+        return self._fed()._close()
 
 
 # JSON <-> MessagePack (src/formats, src/cpython/formats/msgpack.c)
 from ._jetjson import json_to_msgpack, msgpack_to_json  # noqa: E402
 
 __all__ += ["json_to_msgpack", "msgpack_to_json"]
+# typed decoding: loads(data, type=T), Decoder(T)
+from ._jetjson import Decoder as _TypedDecoder  # noqa: E402
+from ._jetjson import ValidationError  # noqa: E402
+
+__all__ += ["ValidationError"]

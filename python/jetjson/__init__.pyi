@@ -1,6 +1,6 @@
 import json
 import os
-from collections.abc import ItemsView, Iterable, Iterator, KeysView, ValuesView
+from collections.abc import ItemsView, Iterable, Iterator, KeysView, Sequence, ValuesView
 from typing import IO, Any, Callable, overload
 
 __version__: str
@@ -19,7 +19,7 @@ def loads(
     **kw: Any,
 ) -> Any: ...
 def load(fp: IO[str] | IO[bytes], **kw: Any) -> Any: ...
-def load_file(path: str | bytes | os.PathLike[str] | os.PathLike[bytes]) -> Any: ...
+def load_file(path: str | bytes | os.PathLike[str] | os.PathLike[bytes], *, type: Any = ...) -> Any: ...
 def dumps(
     obj: Any,
     *,
@@ -161,3 +161,22 @@ def msgpack_to_json(
 # canonical JSON (RFC 8785, JCS)
 def canonical(obj: Any, /, *, default: Callable[[Any], Any] | None = ...) -> bytes: ...
 def canonical_bytes(data: str | bytes | bytearray | memoryview, /) -> bytes: ...
+# typed decoding: loads(s, type=T), load(fp, type=T), load_file(path, type=T)
+class ValidationError(ValueError): ...
+
+class Decoder:
+    def __init__(
+        self,
+        type: Any = ...,
+        *,
+        forbid_unknown_fields: bool = ...,
+        format: str = ...,
+        fields: str | Sequence[str] | None = ...,
+        default: Any = ...,
+        lazy: bool = ...,
+        batch_size: int = ...,
+    ) -> None: ...
+    type: Any
+    def feed(self, chunk: str | bytes | bytearray | memoryview, /) -> list[Any]: ...
+    def close(self) -> list[Any]: ...
+    def decode(self, data: str | bytes | bytearray | memoryview, /) -> Any: ...

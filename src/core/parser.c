@@ -204,16 +204,18 @@ jj_error jj_many_start(jj_many *m, jj_parser *p, const uint8_t *buf, size_t len,
     m->pending = JJ_OK;
     m->pending_at = len;
     jj_error err = jj_index(p, k, buf, len);
-    if (err != JJ_ERR_UTF8 && err != JJ_ERR_UNCLOSED_STRING) return err;
     /* the documents before the bad bytes are still read: index up to them, and up to
-     * the opening quote when that cut lands inside a string */
-    m->pending = err;
-    m->pending_at = err == JJ_ERR_UTF8 ? p->error_offset : jj_open_string_at(buf, len);
-    m->scanned = m->pending_at;
-    err = jj_index(p, k, buf, m->scanned);
-    if (err == JJ_ERR_UNCLOSED_STRING) {
-        m->scanned = jj_open_string_at(buf, m->scanned);
-        err = jj_index(p, k, buf, m->scanned);
+     * the opening quote when that cut lands inside a string (again until the index
+     * holds; each cut is shorter than the last) */
+    while (err == JJ_ERR_UTF8 || err == JJ_ERR_UNCLOSED_STRING) {
+        size_t cut = err == JJ_ERR_UTF8 ? p->error_offset : jj_open_string_at(buf, m->scanned);
+        if (cut >= m->scanned) cut = m->scanned ? m->scanned - 1 : 0;
+        if (m->pending == JJ_OK) { /* the first problem is the one to report */
+            m->pending = err;
+            m->pending_at = cut;
+        }
+        m->scanned = cut;
+        err = jj_index(p, k, buf, cut);
     }
     return err;
 }
@@ -228,8 +230,10 @@ static jj_error jj_many_span(jj_many *m, size_t depth, size_t count, size_t regi
     *doc_end = end;
     p->tape_len = 0;
     if (!runs_to_end) return JJ_OK;
-    int open_end = depth > 0 || (count == 1 && buf[*doc_start] != '"' && end == m->scanned);
-    if (open_end && m->pending != JJ_OK) { /* it runs into bad bytes: those are the error */
+    /* as jj_many_next decides: a container that runs into bad bytes fails with them, a
+     * scalar before them is complete, and one touching the end may go on */
+    int open_end = depth > 0 || (m->pending == JJ_OK && count == 1 && buf[*doc_start] != '"' && end == m->len);
+    if (depth > 0 && m->pending != JJ_OK) {
         int short_input = m->pending == JJ_ERR_UNCLOSED_STRING || jj_utf8_cut_short(buf, m->len, m->pending_at);
         if (short_input && (m->flags & JJ_MANY_MORE_INPUT)) return jj_fail(p, JJ_ERR_INCOMPLETE, m->pending_at);
         return jj_fail(p, m->pending, m->pending_at);

@@ -14,6 +14,7 @@
 #include "request.h"
 #include "streams/many.h"
 #include "canonical/canonical.h"
+#include "typed/typed.h"
 
 static inline jj_state *jj_get_state(PyObject *module) { return (jj_state *)PyModule_GetState(module); }
 
@@ -76,10 +77,38 @@ static int jj_keywords_are_defaults(PyObject *const *args, Py_ssize_t nargs, PyO
     return 1;
 }
 
+/* The position of the keyword argument `type` (typed decoding) among the keywords, or -1. */
+static Py_ssize_t jj_type_keyword(PyObject *kwnames) {
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(kwnames); i++) {
+        if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, i), "type") == 0) return i;
+    }
+    return -1;
+}
+
 static PyObject *jj_loads(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     jj_state *st = jj_get_state(module);
     if (nargs == 1 && (!kwnames || jj_keywords_are_defaults(args, nargs, kwnames)))
         return jj_loads_fast(st, args[0]);
+    Py_ssize_t type_at = kwnames ? jj_type_keyword(kwnames) : -1;
+    if (type_at >= 0) { /* loads(data, type=T[, forbid_unknown_fields=]): json's keywords do not apply */
+        PyObject *type = args[nargs + type_at];
+        int flags = 0;
+        Py_ssize_t nkw = PyTuple_GET_SIZE(kwnames);
+        if (nargs == 1 && nkw == 2) {
+            PyObject *other = PyTuple_GET_ITEM(kwnames, 1 - type_at);
+            int forbid = PyUnicode_CompareWithASCIIString(other, "forbid_unknown_fields") == 0
+                             ? PyObject_IsTrue(args[nargs + 1 - type_at])
+                             : -2;
+            if (forbid == -1) return NULL;
+            if (forbid >= 0) nkw = 1, flags = forbid ? JJ_TYPED_FORBID_UNKNOWN : 0;
+        }
+        if (nargs != 1 || nkw != 1) {
+            PyErr_SetString(PyExc_TypeError,
+                            "loads() takes the document, type= and forbid_unknown_fields= only when type= is given");
+            return NULL;
+        }
+        return type == Py_None ? jj_loads_fast(st, args[0]) : jj_typed_loads(st, args[0], type, flags);
+    }
     /* anything else is json's business, argument errors included */
     PyObject *kwargs = NULL;
     PyObject *positional = PyTuple_New(nargs);
@@ -147,8 +176,16 @@ static PyObject *jj_read_all(int fd, PyObject *path) {
     return NULL;
 }
 
-static PyObject *jj_load_file(PyObject *module, PyObject *arg) {
+static PyObject *jj_load_file(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     jj_state *st = jj_get_state(module);
+    PyObject *type = Py_None;
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    if (nargs != 1 || nkw > 1 || (nkw == 1 && jj_type_keyword(kwnames) != 0)) {
+        PyErr_SetString(PyExc_TypeError, "load_file() takes a path and an optional type=");
+        return NULL;
+    }
+    if (nkw == 1) type = args[1];
+    PyObject *arg = args[0];
     PyObject *path_bytes = NULL;
     if (!PyUnicode_FSConverter(arg, &path_bytes)) return NULL;
     const char *path = PyBytes_AS_STRING(path_bytes);
@@ -166,7 +203,7 @@ static PyObject *jj_load_file(PyObject *module, PyObject *arg) {
         PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, arg);
     } else if (!S_ISREG(info.st_mode) || info.st_size == 0) {
         PyObject *bytes = jj_read_all(fd, arg);
-        if (bytes) result = jj_loads_fast(st, bytes);
+        if (bytes) result = type == Py_None ? jj_loads_fast(st, bytes) : jj_typed_loads(st, bytes, type, 0);
         Py_XDECREF(bytes);
     } else {
         size_t len = (size_t)info.st_size;
@@ -178,7 +215,8 @@ static PyObject *jj_load_file(PyObject *module, PyObject *arg) {
             PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, arg);
         } else {
             jj_request r = {0};
-            if (jj_request_open_memory(&r, st, map, len) == 0) result = jj_loads_request(&r);
+            if (jj_request_open_memory(&r, st, map, len) == 0)
+                result = type == Py_None ? jj_loads_request(&r) : jj_typed_request(&r, type, 0);
             jj_request_close(&r);
             munmap(map, len);
         }
@@ -235,8 +273,8 @@ static PyObject *jj_stats(PyObject *module, PyObject *unused) {
 static PyMethodDef jj_methods[] = {
     {"loads", (PyCFunction)(void (*)(void))jj_loads, METH_FASTCALL | METH_KEYWORDS,
      "loads(s, **kw)\n--\n\nDeserialize s (str, bytes, bytearray or memoryview) like json.loads."},
-    {"load_file", jj_load_file, METH_O,
-     "load_file(path)\n--\n\nDeserialize the JSON file at path (memory-mapped)."},
+    {"load_file", (PyCFunction)(void (*)(void))jj_load_file, METH_FASTCALL | METH_KEYWORDS,
+     "load_file(path, *, type=None)\n--\n\nDeserialize the JSON file at path (memory-mapped); with type=, as loads(type=)."},
     {"parse", jj_parse_py, METH_O,
      "parse(s)\n--\n\nParse s (as loads takes it) into read-only views: jetjson.Object or jetjson.Array."},
     {"get", (PyCFunction)(void (*)(void))jj_get, METH_FASTCALL | METH_KEYWORDS,
@@ -332,6 +370,7 @@ static int jj_exec(PyObject *module) {
     if (PyModule_AddObjectRef(module, "JSONDecodeError", st->JSONDecodeError) < 0) return -1;
     if (jj_lazy_add_types(module, st) < 0 || jj_many_add_type(module, st) < 0) return -1;
     if (jj_native_init(st) < 0 || jj_dumpb_init(st, module) < 0) return -1;
+    if (jj_typed_init(module, st) < 0) return -1;
     PyObject *loads = PyObject_GetAttrString(module, "loads");
     if (!loads) return -1;
     if (PyCFunction_Check(loads)) ((PyCFunctionObject *)loads)->vectorcall = jj_loads_vectorcall;
@@ -349,6 +388,7 @@ static int jj_traverse(PyObject *module, visitproc visit, void *arg) {
     for (int i = 0; i < JJ_LT_COUNT_; i++) Py_VISIT(st->lazy_types[i]);
     Py_VISIT(st->many_type);
     int rc = jj_dumps_traverse_state(st, visit, arg);
+    if (!rc) rc = jj_typed_traverse(st, visit, arg);
     return rc ? rc : jj_dumpb_traverse(st, visit, arg);
 }
 
@@ -363,6 +403,7 @@ static int jj_clear(PyObject *module) {
     Py_CLEAR(st->many_type);
     jj_dumps_clear_state(st);
     jj_dumpb_clear(st);
+    jj_typed_clear(st);
     jj_native_clear(st);
     jj_key_cache_clear(&st->keys);
     jj_key_cache_clear(&st->values);

@@ -66,6 +66,11 @@ typedef struct jj_state {
     PyObject *str_value, *str_dict, *str_slots, *str_dataclass_fields, *str_field_type;
     size_t dumpb_last_len; /* the last result's length: sizes the next buffer */
     size_t canonical_last_len; /* canonical (canonical/canonical_obj.c): the same for it */
+    /* loads(type=) (typed/) */
+    PyObject *ValidationError; /* jetjson.ValidationError, a ValueError */
+    PyObject *typed_cache;     /* type -> compiled plan; starts over past JJ_TYPED_CACHE_MAX */
+    PyObject *typed_env;       /* typing/dataclasses/enum objects the compiler compares to, made on first use */
+    PyObject *Decoder;         /* jetjson.Decoder */
 } jj_state;
 
 /* encode_orjson.c: _dumpb_many(records, default, option), dumpb_many's engine. */
@@ -77,6 +82,12 @@ PyObject *jj_build_objects(jj_state *st, const jj_parser *p, const uint8_t *inpu
  * caller pauses the cyclic GC around it if it wants to (loads does). */
 PyObject *jj_build_value_at(jj_state *st, const jj_parser *p, const uint8_t *input, size_t start);
 void jj_key_cache_clear(jj_key_cache *cache);
+/* decode.c, for the typed decoder: the str at tape index t as loads makes it (short
+ * values cached), the same as a dict key (cached and hashed), and the int of a BIGINT
+ * entry. New references, NULL with an exception. */
+PyObject *jj_tape_str_value(jj_state *st, const jj_parser *p, const uint8_t *input, size_t t);
+PyObject *jj_tape_key(jj_state *st, const jj_parser *p, const uint8_t *input, size_t t);
+PyObject *jj_tape_big_int(const jj_parser *p, const uint8_t *input, size_t t);
 
 /* json_fallback.c: json.loads(data, **kwargs), its JSONDecodeError re-raised as ours;
  * `count` counts it as a fallback in _stats(). jj_json_call: json.loads(*args, **kwargs). */

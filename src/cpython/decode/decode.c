@@ -343,3 +343,25 @@ fail:
     if (frames != local) PyMem_Free(frames);
     return NULL;
 }
+
+/* ---- for other consumers of the tape (typed/) ----
+ * Out-of-line entry points to the makers above, so that loads keeps them inlined as it
+ * has them and the typed decoder makes its strs and ints the same way. */
+
+PyObject *jj_tape_str_value(jj_state *st, const jj_parser *p, const uint8_t *input, size_t t) {
+    uint64_t w = p->tape[t];
+    const uint8_t *s = jj_str_bytes(p, input, w);
+    size_t len = jj_tape_str_bytes(p->tape[t + 1]);
+    if (!(jj_tape_str_flags(w) & JJ_STR_ASCII)) return jj_utf8_str(s, p->tape[t + 1], jj_tape_str_flags(w));
+    if (len <= JJ_VALUE_CACHE_MAX_LEN) return jj_short_value(st, s, len);
+    return jj_ascii_str(s, len);
+}
+
+PyObject *jj_tape_key(jj_state *st, const jj_parser *p, const uint8_t *input, size_t t) {
+    uint64_t w = p->tape[t];
+    return jj_key(st, jj_str_bytes(p, input, w), p->tape[t + 1], jj_tape_str_flags(w));
+}
+
+PyObject *jj_tape_big_int(const jj_parser *p, const uint8_t *input, size_t t) {
+    return jj_big_int(input + jj_tape_payload(p->tape[t]), (size_t)p->tape[t + 1]);
+}

@@ -492,7 +492,8 @@ static int jj_many_traverse(PyObject *self, visitproc visit, void *arg) {
     Py_VISIT(it->default_value);
     Py_VISIT(it->reader);
     Py_VISIT(it->failure);
-    if (it->has_view) Py_VISIT(it->view.obj);
+    /* view.obj is not visited: the GC could clear that exporter (a memoryview) before
+     * our dealloc releases the buffer it lent us */
     Py_VISIT(Py_TYPE(self));
     return 0;
 }

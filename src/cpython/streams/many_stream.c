@@ -72,9 +72,11 @@ static int jj_stream_room(jj_many_iter *it, size_t need) {
 
 int jj_stream_append(jj_many_iter *it, const uint8_t *bytes, size_t n) {
     jj_stream_drop(it, it->pos);
-    if (jj_stream_room(it, it->len + n) < 0) return -1;
-    memcpy(it->copy + it->len, bytes, n);
-    it->len += n;
+    if (n) {
+        if (jj_stream_room(it, it->len + n) < 0) return -1;
+        memcpy(it->copy + it->len, bytes, n);
+        it->len += n;
+    }
     if (!it->bom_checked && (it->len >= 3 || it->eof)) {
         /* json decodes a UTF-8 BOM away: it counts in no position */
         it->bom_checked = 1;

@@ -1,0 +1,298 @@
+#!/usr/bin/env python3
+"""Benchmark typed decoding, ``jetjson.loads(data, type=T)``, on the seed's three cases.
+
+Usage:
+    python3 bench/bench_typed.py [--rounds 15] [--data DIR] [--case twitter,citm,gh]
+
+Cases:
+  twitter  twitter.json as a dataclass of its statuses: six fields of each status and
+           four of its user, the rest skipped.
+  citm     citm_catalog.json typed in full (dicts of dataclasses, nested lists).
+  gh       GitHub events as NDJSON (github_events.json's 30 events, one per line,
+           repeated to about 2 MB), six fields of each event; one call per line.
+
+Contenders (those installed): jetjson loads(type=T) and Decoder(T).decode, msgspec with
+the same dataclasses (``msgspec.json.Decoder(T)``) and with the equivalent Structs,
+pydantic ``TypeAdapter(T).validate_json``, orjson.loads followed by the dataclasses built
+by a small recursive converter (what cattrs does), and untyped jetjson.loads. Every
+contender's result is checked against msgspec's before timing. Timing follows
+bench/_timing.py: one process, interleaved rounds in rotating order, a fresh input copy
+per call, best of the rounds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+import typing
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Dict, List, Optional
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _timing as T  # noqa: E402
+
+
+# ---- the types --------------------------------------------------------------------------
+
+@dataclass
+class TwUser:
+    id: int
+    screen_name: str
+    followers_count: int
+    location: str
+
+
+@dataclass
+class TwStatus:
+    id: int
+    text: str
+    user: TwUser
+    retweet_count: int
+    favorite_count: int
+    lang: str
+    in_reply_to_status_id: Optional[int] = None
+
+
+@dataclass
+class Twitter:
+    statuses: List[TwStatus]
+
+
+@dataclass
+class CitmPrice:
+    amount: int
+    audienceSubCategoryId: int
+    seatCategoryId: int
+
+
+@dataclass
+class CitmArea:
+    areaId: int
+    blockIds: List[int]
+
+
+@dataclass
+class CitmSeatCategory:
+    areas: List[CitmArea]
+    seatCategoryId: int
+
+
+@dataclass
+class CitmPerformance:
+    eventId: int
+    id: int
+    logo: Optional[str]
+    name: Optional[str]
+    prices: List[CitmPrice]
+    seatCategories: List[CitmSeatCategory]
+    seatMapImage: Optional[str]
+    start: int
+    venueCode: str
+
+
+@dataclass
+class CitmEvent:
+    description: Optional[str]
+    id: int
+    logo: Optional[str]
+    name: str
+    subTopicIds: List[int]
+    subjectCode: Optional[str]
+    subtitle: Optional[str]
+    topicIds: List[int]
+
+
+@dataclass
+class Citm:
+    areaNames: Dict[str, str]
+    audienceSubCategoryNames: Dict[str, str]
+    blockNames: Dict[str, str]
+    events: Dict[str, CitmEvent]
+    performances: List[CitmPerformance]
+    seatCategoryNames: Dict[str, str]
+    subTopicNames: Dict[str, str]
+    subjectNames: Dict[str, str]
+    topicNames: Dict[str, str]
+    topicSubTopics: Dict[str, List[int]]
+    venueNames: Dict[str, str]
+
+
+@dataclass
+class GhActor:
+    id: int
+    login: str
+
+
+@dataclass
+class GhRepo:
+    id: int
+    name: str
+
+
+@dataclass
+class GhEvent:
+    id: str
+    type: str
+    actor: GhActor
+    repo: GhRepo
+    public: bool
+    created_at: str
+
+
+# ---- peers' spellings of the same types -------------------------------------------------------
+
+def to_struct(t, made):
+    """The msgspec.Struct equivalent of a dataclass type tree."""
+    import msgspec
+    if dataclasses.is_dataclass(t):
+        if t not in made:
+            hints = typing.get_type_hints(t)
+            fields = []
+            for f in dataclasses.fields(t):
+                ft = to_struct(hints[f.name], made)
+                fields.append((f.name, ft) if f.default is dataclasses.MISSING else (f.name, ft, f.default))
+            made[t] = msgspec.defstruct(t.__name__ + "Struct", fields)
+        return made[t]
+    origin, args = typing.get_origin(t), typing.get_args(t)
+    if origin is None:
+        return t
+    new_args = tuple(to_struct(a, made) for a in args)
+    if origin is typing.Union:
+        return typing.Union[new_args]
+    return {list: List, dict: Dict}[origin][new_args]
+
+
+def converter(t, made=None):
+    """A function turning orjson's plain objects into the dataclasses of t, as
+    cattrs.structure does (the type inspected once, here, not per value)."""
+    made = {} if made is None else made
+    if t in made:
+        return lambda v: made[t](v)
+    if dataclasses.is_dataclass(t):
+        made[t] = None
+        hints = typing.get_type_hints(t)
+        fields = [(f.name, converter(hints[f.name], made)) for f in dataclasses.fields(t)]
+
+        def build_dataclass(v, t=t, fields=fields):
+            return t(**{name: conv(v[name]) for name, conv in fields if name in v})
+        made[t] = build_dataclass
+        return build_dataclass
+    origin = typing.get_origin(t)
+    if origin is list:
+        conv = converter(typing.get_args(t)[0], made)
+        return lambda v: [conv(x) for x in v]
+    if origin is dict:
+        conv = converter(typing.get_args(t)[1], made)
+        return lambda v: {k: conv(x) for k, x in v.items()}
+    if origin is typing.Union:
+        conv = converter(typing.get_args(t)[0], made)
+        return lambda v: v if v is None else conv(v)
+
+    def check(v, t=t):
+        if type(v) is not t and not (t is float and type(v) is int):
+            raise TypeError(f"{v!r} is not {t}")
+        return v
+    return check
+
+
+def contenders(t, per_line):
+    import jetjson
+    out = []
+
+    def each(fn):
+        return (lambda lines: [fn(x) for x in lines]) if per_line else fn
+
+    dec = jetjson.Decoder(t)
+    out.append(("jetjson loads(type=)", each(lambda b: jetjson.loads(b, type=t))))
+    out.append(("jetjson Decoder", each(dec.decode)))
+    try:
+        import msgspec
+        md = msgspec.json.Decoder(t)
+        out.append(("msgspec dataclass", each(md.decode)))
+        ms = msgspec.json.Decoder(to_struct(t, {}))
+        out.append(("msgspec Struct", each(ms.decode)))
+    except ImportError:
+        print("msgspec not installed", file=sys.stderr)
+    try:
+        import pydantic
+        ta = pydantic.TypeAdapter(t)
+        out.append(("pydantic", each(ta.validate_json)))
+    except ImportError:
+        print("pydantic not installed", file=sys.stderr)
+    try:
+        import orjson
+        conv = converter(t)
+        out.append(("orjson + build", each(lambda b: conv(orjson.loads(b)))))
+    except ImportError:
+        print("orjson not installed", file=sys.stderr)
+    out.append(("jetjson loads (untyped)", each(jetjson.loads)))
+    return out
+
+
+def struct_equal(a, b):
+    """A Struct result against the dataclass one, field by field."""
+    if dataclasses.is_dataclass(a):
+        return all(struct_equal(getattr(a, f.name), getattr(b, f.name)) for f in dataclasses.fields(a))
+    if isinstance(a, list):
+        return len(a) == len(b) and all(struct_equal(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(struct_equal(a[k], b[k]) for k in a)
+    return a == b and type(a) is type(b)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", default=str(T.data_dir()))
+    ap.add_argument("--case", default="twitter,citm,gh")
+    ap.add_argument("--rounds", type=int, default=15)
+    ap.add_argument("--target-ms", type=float, default=5.0)
+    args = ap.parse_args(argv)
+    import json
+    import msgspec
+    corpus = Path(args.data) / "corpus"
+    rows = []
+    for case in args.case.split(","):
+        if case == "gh":
+            events = json.loads((corpus / "github_events.json").read_bytes())
+            lines = [json.dumps(e, ensure_ascii=False).encode() for e in events]
+            lines = lines * max(1, 2_000_000 // sum(len(x) for x in lines))
+            t, raw, per_line = GhEvent, lines, True
+            size = sum(len(x) + 1 for x in lines)
+            make_input = lambda: [bytes(bytearray(x)) for x in raw]  # noqa: E731
+        else:
+            t = Twitter if case == "twitter" else Citm
+            raw = (corpus / ("twitter.json" if case == "twitter" else "citm_catalog.json")).read_bytes()
+            per_line, size = False, len(raw)
+            make_input = lambda: bytes(bytearray(raw))  # noqa: E731
+        cands = contenders(t, per_line)
+        expected = [msgspec.json.decode(x, type=t) for x in raw] if per_line else msgspec.json.decode(raw, type=t)
+        for name, fn in cands:
+            got = fn(raw)
+            if "untyped" in name:
+                continue
+            if not struct_equal(expected, got):
+                print(f"{case}: {name}: wrong result", file=sys.stderr)
+                return 1
+        overhead = T.timer_overhead_ns()
+        with T.gc_prepared() as reset:
+            samples = T.alternate([T.Contender(n, f) for n, f in cands], make_input, rounds=args.rounds,
+                                  target_ns=args.target_ms * 1e6, overhead_ns=overhead, reset=reset)
+        ref = samples["jetjson loads(type=)"].best_ns
+        print(f"\n{case}: {size / 1e6:.2f} MB, {args.rounds} rounds")
+        table = []
+        for name, s in samples.items():
+            table.append((name, f"{s.best_ns / 1e3:.0f}", f"{size / s.best_ns * 1e3:.0f}",
+                          f"{s.best_ns / ref:.2f}"))
+        print(T.render_table(["contender", "best us", "MB/s", "x jetjson time"], table))
+        rows.append((case, {n: s.best_ns for n, s in samples.items()}))
+    print("\njetjson loads(type=) is N times as fast as:")
+    names = [n for n in rows[0][1] if n != "jetjson loads(type=)"]
+    print(T.render_table(["case"] + names,
+                         [[case] + [f"{r[n] / r['jetjson loads(type=)']:.2f}" for n in names] for case, r in rows]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,179 @@
+/* loads(data, type=T): a compiled description of T (typed_compile.c), kept per
+ * interpreter in a bounded cache, and a converter that walks the parsed tape straight
+ * into T's instances (typed_decode.c), naming the JSON path in its errors
+ * (typed_errors.c). typed_api.c holds the entry points and jetjson.Decoder. */
+#ifndef JJ_TYPED_H
+#define JJ_TYPED_H
+
+#include "state.h"
+
+/* Options of a typed decode. */
+#define JJ_TYPED_FORBID_UNKNOWN 1 /* a key that names no field of a dataclass/TypedDict is an error */
+
+/* The cache of compiled types starts over past this many, so that types made on the fly
+ * (list[X] in a loop) do not pile up. */
+#define JJ_TYPED_CACHE_MAX 1024
+
+/* JSON kinds a node accepts. */
+enum {
+    JT_ANY = 1u << 0, /* anything, built as loads builds it */
+    JT_NULL = 1u << 1,
+    JT_TRUE = 1u << 2,
+    JT_FALSE = 1u << 3,
+    JT_INT = 1u << 4,
+    JT_FLOAT = 1u << 5, /* a float, or an int made a float when JT_INT is not set */
+    JT_STR = 1u << 6,
+    JT_ARRAY = 1u << 7,
+    JT_OBJECT = 1u << 8,
+};
+
+/* What a str or an int becomes: itself, or a member of a Literal or an enum (looked up
+ * in the node's map, by value); strings also parsed into the types of typed_str.c. */
+enum { JT_PLAIN = 0, JT_LOOKUP, JT_DATETIME, JT_DATE, JT_TIME, JT_UUID, JT_DECIMAL, JT_BYTES, JT_BYTEARRAY };
+
+enum { JT_LIST = 1, JT_SET, JT_FROZENSET, JT_VARTUPLE, JT_TUPLE, JT_NAMEDTUPLE };
+enum { JT_DICT = 1, JT_DATACLASS, JT_TYPEDDICT };
+
+/* Constraints (Annotated metadata, typed_constraints.c). */
+enum {
+    JT_C_INT_GE = 1u << 0,
+    JT_C_INT_LE = 1u << 1,
+    JT_C_INT_MULT = 1u << 2,
+    JT_C_FLT_GT = 1u << 3, /* then GE, LT, LE, MULT: the bound's index in flt[] shifts it */
+    JT_C_STR_MIN = 1u << 8,
+    JT_C_STR_MAX = 1u << 9,
+    JT_C_ARR_MIN = 1u << 10,
+    JT_C_ARR_MAX = 1u << 11,
+    JT_C_OBJ_MIN = 1u << 12,
+    JT_C_OBJ_MAX = 1u << 13,
+};
+#define JT_C_INT_ALL (JT_C_INT_GE | JT_C_INT_LE | JT_C_INT_MULT)
+#define JT_C_FLT_ALL (0x1fu << 3)
+
+typedef struct jj_tnode jj_tnode;
+
+typedef struct jj_tfield {
+    PyObject *name;    /* interned str */
+    const char *utf8;  /* the name's UTF-8 (owned by name), matched against tape keys */
+    size_t len;
+    jj_tnode *type;
+    PyObject *dflt;    /* default value, or NULL */
+    PyObject *factory; /* default_factory, or NULL */
+    int init;          /* dataclass: a parameter of __init__ (else set from its default only) */
+    int required;      /* missing from the object is an error */
+} jj_tfield;
+
+struct jj_tnode {
+    unsigned kinds;
+    /* strings and ints: JT_PLAIN or JT_LOOKUP in *_map (value -> result) */
+    unsigned char str_kind, int_kind;
+    PyObject *str_map, *int_map;
+    /* typed_str.c kinds: the class, then what it needs (datetime: timezone.utc,
+     * timezone, timedelta; UUID: SafeUUID.unknown, "int", "is_safe") */
+    PyObject *objs[4];
+    const char *str_name; /* in "Expected `...`": "str", "datetime", "uuid"... */
+    int decimal;          /* Decimal: numbers are read from their text too */
+    /* arrays and objects are described by the node they delegate to (itself, or a
+     * member of a union), so that a union may name a dataclass still being compiled */
+    jj_tnode *arr;
+    jj_tnode *obj;
+    /* the array or object this node is, when it is one */
+    int array_kind, object_kind;
+    jj_tnode *item;         /* list/set/frozenset/tuple[T, ...] item; dict value */
+    jj_tnode *key;          /* dict key */
+    jj_tnode **items;       /* fixed tuple / NamedTuple items */
+    Py_ssize_t nitems, nrequired;
+    PyObject *cls;          /* dataclass or NamedTuple class */
+    jj_tfield *fields;
+    Py_ssize_t nfields;
+    uint64_t key_lengths;   /* bit k: a field name of k bytes (bit 63: 63 or more) */
+    int frozen;             /* dataclass: set fields with object.__setattr__ */
+    int post_init;          /* dataclass: has __post_init__ */
+    int slots;              /* dataclass: defines __slots__ (init=False defaults are set) */
+    int compiled;           /* a class node: fields filled in */
+    /* constraints: JT_C_* bits, then the bounds (ints inclusive; floats gt, ge, lt,
+     * le, multiple_of; lengths min, max of strings, arrays, objects) */
+    unsigned cons;
+    long long int_ge, int_le, int_mult;
+    double flt[5];
+    Py_ssize_t len_bounds[3][2];
+};
+
+/* A compiled type: the nodes made for it (owned), the root first. Held in a capsule. */
+typedef struct jj_tplan {
+    jj_tnode **nodes;
+    Py_ssize_t count, cap;
+    PyObject *type; /* what was compiled (strong) */
+} jj_tplan;
+
+/* typed_compile.c: the plan of `type` from the cache, else compiled (and cached when
+ * the type is hashable). A new reference to a capsule; NULL with TypeError for a type
+ * that cannot be decoded. */
+PyObject *jj_typed_plan(jj_state *st, PyObject *type);
+jj_tplan *jj_typed_plan_get(PyObject *capsule);
+
+/* typed_decode.c: the value at tape index 0 of a document of input[0..len) parsed by
+ * jj_parse_lazy, as `root` (raw entries are finished where they are read). NULL with
+ * jetjson.ValidationError (with the path), or another exception. */
+PyObject *jj_typed_build(jj_state *st, jj_parser *p, const uint8_t *input, size_t len, const jj_tnode *root,
+                          int flags);
+
+/* typed_object.c: the same conversion from the objects json.loads returned (for the
+ * documents json accepts and the engine does not). */
+PyObject *jj_typed_from_object(jj_state *st, const jj_tnode *root, PyObject *value, int flags);
+
+/* typed_str.c: the string s[0..len) as n's str_kind (datetime, date, time, UUID,
+ * Decimal, bytes, bytearray); NULL with a validation error recorded in e, or another
+ * exception. jj_typed_decimal: a number's text as a Decimal. */
+struct jj_tpath;
+PyObject *jj_typed_str_convert(struct jj_tpath *e, const jj_tnode *n, const uint8_t *s, size_t len);
+PyObject *jj_typed_decimal(struct jj_tpath *e, const jj_tnode *n, const uint8_t *s, size_t len);
+
+/* typed_constraints.c: whether Annotated's metadata sets any constraint (1/0, -1 with
+ * an exception); sets them on u (a copy of the annotated type's node); the value v
+ * (stolen) checked against n's constraints: v, or NULL with the error recorded. */
+int jj_typed_has_constraints(PyObject *metadata);
+int jj_typed_constrain(jj_tnode *u, PyObject *metadata, PyObject *t);
+PyObject *jj_typed_check(struct jj_tpath *e, const jj_tnode *n, PyObject *v);
+
+/* typed_errors.c: the path of a failed conversion, collected while unwinding. */
+typedef struct jj_tpath {
+    PyObject *segments; /* list of str, innermost first; NULL while no validation error */
+    PyObject *msg;      /* the message without its path */
+    int in_key;         /* the error is in a dict key ("`key` in `$...`") */
+    int flags;          /* JJ_TYPED_* of the call */
+} jj_tpath;
+
+/* Each records a validation error (0 on success of recording, -1 on memory error);
+ * the caller returns NULL. */
+int jj_tpath_fail(jj_tpath *e, PyObject *msg); /* steals msg */
+int jj_tpath_expected(jj_tpath *e, const jj_tnode *n, const char *got);
+int jj_tpath_enum(jj_tpath *e, PyObject *value);
+int jj_tpath_unknown(jj_tpath *e, PyObject *key); /* steals key */
+/* While unwinding through a container: prepends ".name", "[i]" or "[...]". */
+void jj_tpath_field(jj_tpath *e, PyObject *name);
+void jj_tpath_index(jj_tpath *e, Py_ssize_t i);
+void jj_tpath_dict_value(jj_tpath *e);
+/* At the top: raises the ValidationError recorded in e (if one was) and frees e. */
+void jj_tpath_raise(jj_state *st, jj_tpath *e);
+/* After __post_init__ raised: a ValueError or TypeError becomes a validation error here
+ * (1), anything else stays raised (0). */
+int jj_tpath_from_exception(jj_tpath *e);
+
+/* typed_decode.c, shared with typed_object.c: a dataclass or TypedDict from its field
+ * values (vals[i] NULL where absent; the entries it consumes become NULL); the error of
+ * an array of the wrong length for a fixed tuple or NamedTuple (returns NULL). */
+struct jj_tpath;
+PyObject *jj_typed_record(struct jj_tpath *e, const jj_tnode *n, PyObject **vals);
+PyObject *jj_typed_length_error(struct jj_tpath *e, const jj_tnode *n);
+
+/* typed_api.c */
+struct jj_request;
+PyObject *jj_typed_request(struct jj_request *r, PyObject *type, int flags);
+PyObject *jj_typed_loads(jj_state *st, PyObject *data, PyObject *type, int flags);
+PyObject *jj_typed_load_file(jj_state *st, PyObject *path, PyObject *type);
+int jj_typed_init(PyObject *module, jj_state *st);
+int jj_typed_traverse(jj_state *st, visitproc visit, void *arg);
+void jj_typed_clear(jj_state *st);
+
+#endif

@@ -1,0 +1,441 @@
+/* The typed converter: walks the parsed tape once, building each value as its compiled
+ * node says. Values the type does not name are stepped over on the tape (the index
+ * of a container's END is in its first word), never built. Recursion follows the
+ * nesting of typed containers only (Any subtrees are built iteratively by decode.c),
+ * each level counted with Py_EnterRecursiveCall. */
+#include <string.h>
+
+#include "typed.h"
+
+typedef struct jt_ctx {
+    jj_state *st;
+    jj_parser *p;
+    const uint64_t *tape;
+    const uint8_t *input;
+    size_t len;
+    jj_tpath err;
+} jt_ctx;
+
+/* The tape is lazy (jj_parse_lazy): strings and numbers are converted only where the
+ * type reads them, so what it skips costs the structural walk alone. */
+static inline int jt_finish(jt_ctx *c, size_t t) {
+    if (!jj_tape_is_raw(c->tape, t)) return 0;
+    if (jj_lazy_finish(c->p, c->input, c->len, t) == JJ_OK) return 0;
+    PyErr_NoMemory();
+    return -1;
+}
+
+static PyObject *jt_value(jt_ctx *c, const jj_tnode *n, size_t *pt);
+
+static inline const uint8_t *jt_str(const jt_ctx *c, uint64_t w) {
+    return (jj_tape_str_flags(w) & JJ_STR_IN_INPUT ? c->input : c->p->strings) + jj_tape_str_offset(w);
+}
+
+static PyObject *jt_lookup(jt_ctx *c, PyObject *map, PyObject *value) {
+    PyObject *hit = map ? PyDict_GetItemWithError(map, value) : NULL;
+    if (hit) {
+        Py_DECREF(value);
+        return Py_NewRef(hit);
+    }
+    if (!PyErr_Occurred()) jj_tpath_enum(&c->err, value);
+    Py_DECREF(value);
+    return NULL;
+}
+
+static PyObject *jt_int(jt_ctx *c, size_t t) {
+    uint64_t w = c->tape[t];
+    switch (jj_tape_type(w)) {
+    case JJ_INT64: return PyLong_FromLongLong((long long)(int64_t)c->tape[t + 1]);
+    case JJ_UINT64: return PyLong_FromUnsignedLongLong((unsigned long long)c->tape[t + 1]);
+    default: return jj_tape_big_int(c->p, c->input, t);
+    }
+}
+
+static PyObject *jt_int_as_float(jt_ctx *c, size_t t) {
+    uint64_t w = c->tape[t];
+    if (jj_tape_type(w) == JJ_INT64) return PyFloat_FromDouble((double)(int64_t)c->tape[t + 1]);
+    if (jj_tape_type(w) == JJ_UINT64) return PyFloat_FromDouble((double)c->tape[t + 1]);
+    PyObject *big = jj_tape_big_int(c->p, c->input, t);
+    if (!big) return NULL;
+    double d = PyLong_AsDouble(big);
+    Py_DECREF(big);
+    if (d == -1.0 && PyErr_Occurred()) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return NULL;
+        PyErr_Clear();
+        PyObject *msg = PyUnicode_FromString("Number out of range");
+        if (msg) jj_tpath_fail(&c->err, msg);
+        return NULL;
+    }
+    return PyFloat_FromDouble(d);
+}
+
+/* ---- arrays ---- */
+
+PyObject *jj_typed_length_error(jj_tpath *e, const jj_tnode *n) {
+    PyObject *msg = n->nrequired == n->nitems
+                        ? PyUnicode_FromFormat("Expected `array` of length %zd", n->nitems)
+                        : PyUnicode_FromFormat("Expected `array` of length %zd to %zd", n->nrequired, n->nitems);
+    if (msg) jj_tpath_fail(e, msg);
+    return NULL;
+}
+
+/* Items of the array whose first item is at *pt into a new tuple or list `seq` (len n). */
+static int jt_fill(jt_ctx *c, PyObject **slots, Py_ssize_t len, const jj_tnode *item, jj_tnode *const *items,
+                   size_t *pt) {
+    for (Py_ssize_t i = 0; i < len; i++) {
+        PyObject *v = jt_value(c, items ? items[i] : item, pt);
+        if (!v) {
+            jj_tpath_index(&c->err, i);
+            return -1;
+        }
+        slots[i] = v;
+    }
+    return 0;
+}
+
+static PyObject *jt_array(jt_ctx *c, const jj_tnode *n, size_t *pt) {
+    size_t t = *pt;
+    Py_ssize_t len = (Py_ssize_t)c->tape[t + 1];
+    size_t end = (size_t)jj_tape_payload(c->tape[t]);
+    t += 2;
+    PyObject *result = NULL;
+    switch (n->array_kind) {
+    case JT_LIST:
+        result = PyList_New(len);
+        if (result && jt_fill(c, ((PyListObject *)result)->ob_item, len, n->item, NULL, &t) < 0) Py_CLEAR(result);
+        break;
+    case JT_VARTUPLE:
+        result = PyTuple_New(len);
+        if (result && jt_fill(c, ((PyTupleObject *)result)->ob_item, len, n->item, NULL, &t) < 0) Py_CLEAR(result);
+        break;
+    case JT_TUPLE:
+    case JT_NAMEDTUPLE: {
+        /* the items there are first, then the length, as msgspec checks them */
+        PyObject *args = PyTuple_New(n->nitems);
+        if (!args) return NULL;
+        PyObject **slots = ((PyTupleObject *)args)->ob_item;
+        Py_ssize_t have = len < n->nitems ? len : n->nitems;
+        if (jt_fill(c, slots, have, NULL, n->items, &t) < 0) {
+        } else if (len < n->nrequired || len > n->nitems) {
+            jj_typed_length_error(&c->err, n);
+        } else if (n->array_kind == JT_TUPLE) {
+            result = Py_NewRef(args);
+        } else {
+            for (Py_ssize_t i = len; i < n->nitems; i++) slots[i] = Py_NewRef(n->fields[i].dflt);
+            result = PyObject_Call(n->cls, args, NULL);
+        }
+        Py_DECREF(args);
+        break;
+    }
+    default: { /* set, frozenset */
+        result = n->array_kind == JT_SET ? PySet_New(NULL) : PyFrozenSet_New(NULL);
+        for (Py_ssize_t i = 0; result && i < len; i++) {
+            PyObject *v = jt_value(c, n->item, &t);
+            if (!v) jj_tpath_index(&c->err, i);
+            if (!v || PySet_Add(result, v) < 0) Py_CLEAR(result);
+            Py_XDECREF(v);
+        }
+        break;
+    }
+    }
+    *pt = end + 1;
+    return result;
+}
+
+/* ---- objects ---- */
+
+/* A JSON key as an int: optional minus, then digits without a leading zero, as msgspec
+ * reads int keys. */
+static PyObject *jt_int_key(const uint8_t *s, size_t len) {
+    size_t i = len > 0 && s[0] == '-';
+    int ok = i < len && (s[i] != '0' || i + 1 == len);
+    for (size_t k = i; ok && k < len; k++) ok = s[k] >= '0' && s[k] <= '9';
+    if (!ok) return NULL;
+    char small[32];
+    char *text = len < sizeof small ? small : PyMem_Malloc(len + 1);
+    if (!text) return PyErr_NoMemory();
+    memcpy(text, s, len);
+    text[len] = 0;
+    PyObject *v = PyLong_FromString(text, NULL, 10);
+    if (text != small) PyMem_Free(text);
+    return v;
+}
+
+static PyObject *jt_key(jt_ctx *c, const jj_tnode *k, size_t t) {
+    PyObject *key;
+    if (jt_finish(c, t) < 0) return NULL;
+    if (k->kinds & (JT_STR | JT_ANY)) {
+        if (k->str_kind > JT_LOOKUP) {
+            key = jj_typed_str_convert(&c->err, k, jt_str(c, c->tape[t]), jj_tape_str_bytes(c->tape[t + 1]));
+            if (!key && c->err.segments) c->err.in_key = 1;
+            return key;
+        }
+        key = jj_tape_key(c->st, c->p, c->input, t);
+        if (!key || k->kinds & JT_ANY || k->str_kind == JT_PLAIN) return key;
+        key = jt_lookup(c, k->str_map, key);
+    } else {
+        const uint8_t *s = jt_str(c, c->tape[t]);
+        key = jt_int_key(s, jj_tape_str_bytes(c->tape[t + 1]));
+        if (!key) {
+            if (!PyErr_Occurred()) jj_tpath_expected(&c->err, k, "str");
+        } else if (k->int_kind == JT_LOOKUP) {
+            key = jt_lookup(c, k->int_map, key);
+        }
+    }
+    if (!key && c->err.segments) c->err.in_key = 1;
+    return key;
+}
+
+static PyObject *jt_dict(jt_ctx *c, const jj_tnode *n, size_t t, Py_ssize_t pairs) {
+    PyObject *dict = PyDict_New();
+    for (Py_ssize_t i = 0; dict && i < pairs; i++) {
+        PyObject *key = jt_key(c, n->key, t);
+        t += 2;
+        PyObject *value = key ? jt_value(c, n->item, &t) : NULL;
+        if (key && !value) jj_tpath_dict_value(&c->err);
+        if (!value || PyDict_SetItem(dict, key, value) < 0) Py_CLEAR(dict);
+        Py_XDECREF(key);
+        Py_XDECREF(value);
+    }
+    return dict;
+}
+
+/* The field named by the key at tape[t], searched from the one after the last match
+ * (keys mostly come in field order); -1 when none. */
+static Py_ssize_t jt_field_at(jt_ctx *c, const jj_tnode *n, size_t t, Py_ssize_t *cursor) {
+    /* an unescaped raw key is its own UTF-8 in the input, as the field names are kept */
+    if ((jj_tape_str_flags(c->tape[t]) & JJ_STR_ESCAPED) && jt_finish(c, t) < 0) return -2;
+    size_t len = jj_tape_str_bytes(c->tape[t + 1]);
+    /* most keys a type skips have a length no field has */
+    if (!(n->key_lengths & UINT64_C(1) << (len < 63 ? len : 63))) return -1;
+    const uint8_t *s = jt_str(c, c->tape[t]);
+    Py_ssize_t count = n->nfields;
+    Py_ssize_t i = *cursor;
+    for (Py_ssize_t k = 0; k < count; k++, i++) {
+        if (i == count) i = 0;
+        const jj_tfield *f = &n->fields[i];
+        if (f->len == len && memcmp(f->utf8, s, len) == 0 && f->init) {
+            *cursor = i + 1 == count ? 0 : i + 1;
+            return i;
+        }
+    }
+    return -1;
+}
+
+static int jt_missing(jj_tpath *e, const jj_tfield *f) {
+    PyObject *msg = PyUnicode_FromFormat("Object missing required field `%U`", f->name);
+    if (msg) jj_tpath_fail(e, msg);
+    return -1;
+}
+
+/* A dataclass from its decoded field values (stolen, NULL where absent), set as the
+ * generated __init__ sets them, in field order, then __post_init__. */
+static PyObject *jt_dataclass(jj_tpath *e, const jj_tnode *n, PyObject **vals) {
+    for (Py_ssize_t i = 0; i < n->nfields; i++) {
+        if (!vals[i] && n->fields[i].required) return jt_missing(e, &n->fields[i]), NULL;
+    }
+    PyTypeObject *cls = (PyTypeObject *)n->cls;
+    PyObject *empty = PyTuple_New(0);
+    PyObject *obj = empty ? cls->tp_new(cls, empty, NULL) : NULL;
+    Py_XDECREF(empty);
+    if (!obj) return NULL;
+    for (Py_ssize_t i = 0; i < n->nfields; i++) {
+        const jj_tfield *f = &n->fields[i];
+        PyObject *v = vals[i];
+        vals[i] = NULL;
+        if (!v) {
+            if (f->factory) {
+                if (!(v = PyObject_CallNoArgs(f->factory))) goto fail;
+            } else if (f->dflt && (f->init || n->slots)) {
+                v = Py_NewRef(f->dflt);
+            } else {
+                continue; /* init=False without a default: __init__ leaves it unset too */
+            }
+        }
+        /* frozen: object.__setattr__, as the generated __init__ does; else self.name = v,
+         * straight to the generic setter when the class has no __setattr__ of its own */
+        int rc = n->frozen || cls->tp_setattro == PyObject_GenericSetAttr ? PyObject_GenericSetAttr(obj, f->name, v)
+                                                                          : PyObject_SetAttr(obj, f->name, v);
+        Py_DECREF(v);
+        if (rc < 0) goto fail;
+    }
+    if (n->post_init) {
+        PyObject *r = PyObject_CallMethod(obj, "__post_init__", NULL);
+        if (!r) {
+            jj_tpath_from_exception(e);
+            goto fail;
+        }
+        Py_DECREF(r);
+    }
+    return obj;
+fail:
+    Py_DECREF(obj);
+    return NULL;
+}
+
+static PyObject *jt_typeddict(jj_tpath *e, const jj_tnode *n, PyObject **vals) {
+    for (Py_ssize_t i = 0; i < n->nfields; i++) {
+        if (!vals[i] && n->fields[i].required) return jt_missing(e, &n->fields[i]), NULL;
+    }
+    PyObject *dict = PyDict_New();
+    for (Py_ssize_t i = 0; dict && i < n->nfields; i++) {
+        if (vals[i] && PyDict_SetItem(dict, n->fields[i].name, vals[i]) < 0) Py_CLEAR(dict);
+    }
+    return dict;
+}
+
+PyObject *jj_typed_record(jj_tpath *e, const jj_tnode *n, PyObject **vals) {
+    return n->object_kind == JT_DATACLASS ? jt_dataclass(e, n, vals) : jt_typeddict(e, n, vals);
+}
+
+#define JT_FIELDS_ON_STACK 32
+
+static PyObject *jt_record(jt_ctx *c, const jj_tnode *n, size_t t, Py_ssize_t pairs) {
+    PyObject *local[JT_FIELDS_ON_STACK];
+    PyObject **vals = local;
+    Py_ssize_t count = n->nfields;
+    if (count > JT_FIELDS_ON_STACK && !(vals = PyMem_Malloc((size_t)count * sizeof *vals))) return PyErr_NoMemory();
+    memset(vals, 0, (size_t)(count ? count : 1) * sizeof *vals);
+    PyObject *result = NULL;
+    Py_ssize_t cursor = 0;
+    for (Py_ssize_t i = 0; i < pairs; i++) {
+        Py_ssize_t f = count ? jt_field_at(c, n, t, &cursor) : -1;
+        if (f == -2) goto done;
+        if (f < 0 && c->err.flags & JJ_TYPED_FORBID_UNKNOWN) {
+            if (jt_finish(c, t) == 0) jj_tpath_unknown(&c->err, jj_tape_key(c->st, c->p, c->input, t));
+            goto done;
+        }
+        t += 2;
+        if (f < 0) {
+            t = jj_tape_skip(c->tape, t);
+            continue;
+        }
+        PyObject *v = jt_value(c, n->fields[f].type, &t);
+        if (!v) {
+            jj_tpath_field(&c->err, n->fields[f].name);
+            goto done;
+        }
+        Py_XSETREF(vals[f], v);
+    }
+    result = jj_typed_record(&c->err, n, vals);
+done:
+    for (Py_ssize_t i = 0; i < count; i++) Py_XDECREF(vals[i]);
+    if (vals != local) PyMem_Free(vals);
+    return result;
+}
+
+static PyObject *jt_object(jt_ctx *c, const jj_tnode *n, size_t *pt) {
+    size_t t = *pt;
+    Py_ssize_t pairs = (Py_ssize_t)c->tape[t + 1];
+    *pt = (size_t)jj_tape_payload(c->tape[t]) + 1;
+    return n->object_kind == JT_DICT ? jt_dict(c, n, t + 2, pairs) : jt_record(c, n, t + 2, pairs);
+}
+
+/* ---- values ---- */
+
+static PyObject *jt_convert(jt_ctx *c, const jj_tnode *n, size_t *pt) {
+    size_t t = *pt;
+    uint64_t w = c->tape[t];
+    unsigned kinds = n->kinds;
+    if (kinds & JT_ANY) {
+        *pt = jj_tape_skip(c->tape, t);
+        if (jj_lazy_finish_range(c->p, c->input, c->len, t, *pt) != JJ_OK) return PyErr_NoMemory();
+        return jj_build_value_at(c->st, c->p, c->input, t);
+    }
+    if (n->decimal && jj_tape_type(w) == JJ_RAW_NUMBER) { /* exactly as written */
+        *pt = t + 2;
+        return jj_typed_decimal(&c->err, n, c->input + jj_tape_payload(w), (size_t)c->tape[t + 1]);
+    }
+    if (jt_finish(c, t) < 0) return NULL;
+    w = c->tape[t];
+    jj_type type = jj_tape_type(w);
+    switch (type) {
+    case JJ_NULL:
+        *pt = t + 1;
+        if (kinds & JT_NULL) return Py_NewRef(Py_None);
+        jj_tpath_expected(&c->err, n, "null");
+        return NULL;
+    case JJ_TRUE:
+    case JJ_FALSE: {
+        *pt = t + 1;
+        PyObject *b = type == JJ_TRUE ? Py_True : Py_False;
+        if (kinds & (type == JJ_TRUE ? JT_TRUE : JT_FALSE)) return Py_NewRef(b);
+        if (kinds & (JT_TRUE | JT_FALSE)) jj_tpath_enum(&c->err, b);
+        else jj_tpath_expected(&c->err, n, "bool");
+        return NULL;
+    }
+    case JJ_INT64:
+    case JJ_UINT64:
+    case JJ_BIGINT:
+        *pt = t + 2;
+        if (kinds & JT_INT) {
+            if (n->decimal && type == JJ_BIGINT)
+                return jj_typed_decimal(&c->err, n, c->input + jj_tape_payload(w), (size_t)c->tape[t + 1]);
+            PyObject *v = jt_int(c, t);
+            if (v && n->decimal) Py_SETREF(v, PyObject_CallOneArg(n->objs[0], v));
+            if (!v || n->int_kind == JT_PLAIN) return v;
+            return jt_lookup(c, n->int_map, v);
+        }
+        if (kinds & JT_FLOAT) return jt_int_as_float(c, t);
+        jj_tpath_expected(&c->err, n, "int");
+        return NULL;
+    case JJ_DOUBLE:
+        *pt = t + 2;
+        if (kinds & JT_FLOAT) {
+            double d;
+            memcpy(&d, &c->tape[t + 1], sizeof d);
+            PyObject *v = PyFloat_FromDouble(d);
+            if (v && n->decimal) { /* a tape not parsed lazily: the shortest repr */
+                Py_SETREF(v, PyObject_Repr(v));
+                if (v) Py_SETREF(v, PyObject_CallOneArg(n->objs[0], v));
+            }
+            return v;
+        }
+        jj_tpath_expected(&c->err, n, "float");
+        return NULL;
+    case JJ_STRING:
+        *pt = t + 2;
+        if (kinds & JT_STR) {
+            if (n->str_kind == JT_PLAIN) return jj_tape_str_value(c->st, c->p, c->input, t);
+            if (n->str_kind != JT_LOOKUP)
+                return jj_typed_str_convert(&c->err, n, jt_str(c, w), jj_tape_str_bytes(c->tape[t + 1]));
+            PyObject *key = jj_tape_key(c->st, c->p, c->input, t);
+            return key ? jt_lookup(c, n->str_map, key) : NULL;
+        }
+        jj_tpath_expected(&c->err, n, "str");
+        return NULL;
+    case JJ_ARRAY:
+    case JJ_OBJECT: {
+        int is_array = type == JJ_ARRAY;
+        if (!(kinds & (is_array ? JT_ARRAY : JT_OBJECT))) {
+            *pt = jj_tape_skip(c->tape, t);
+            jj_tpath_expected(&c->err, n, is_array ? "array" : "object");
+            return NULL;
+        }
+        if (Py_EnterRecursiveCall(" while decoding JSON into a type")) return NULL;
+        PyObject *v = is_array ? jt_array(c, n->arr, pt) : jt_object(c, n->obj, pt);
+        Py_LeaveRecursiveCall();
+        return v;
+    }
+    default:
+        PyErr_SetString(PyExc_SystemError, "jetjson: corrupt tape");
+        return NULL;
+    }
+}
+
+static PyObject *jt_value(jt_ctx *c, const jj_tnode *n, size_t *pt) {
+    PyObject *v = jt_convert(c, n, pt);
+    if (v && n->cons) v = jj_typed_check(&c->err, n, v);
+    return v;
+}
+
+PyObject *jj_typed_build(jj_state *st, jj_parser *p, const uint8_t *input, size_t len, const jj_tnode *root,
+                          int flags) {
+    jt_ctx c = {st, p, p->tape, input, len, {NULL, NULL, 0, flags}};
+    size_t t = 0;
+    int gc_was_enabled = PyGC_Disable();
+    PyObject *v = jt_value(&c, root, &t);
+    if (gc_was_enabled) PyGC_Enable();
+    if (!v) jj_tpath_raise(st, &c.err);
+    return v;
+}
