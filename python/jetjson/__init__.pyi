@@ -180,3 +180,37 @@ class Decoder:
     def feed(self, chunk: str | bytes | bytearray | memoryview, /) -> list[Any]: ...
     def close(self) -> list[Any]: ...
     def decode(self, data: str | bytes | bytearray | memoryview, /) -> Any: ...
+
+# streams of documents
+_Text = str | bytes | bytearray | memoryview
+_Path = str | bytes | os.PathLike[str] | os.PathLike[bytes]
+
+def loads_many(
+    data: _Text | IO[bytes],
+    *,
+    format: str = ...,
+    fields: str | Sequence[str] | None = ...,
+    default: Any = ...,
+    threads: int | None = ...,
+    batch_size: int = ...,
+) -> Iterator[Any] | list[Any]: ...
+def parse_many(
+    data: _Text | IO[bytes], *, format: str = ..., threads: int | None = ..., batch_size: int = ...
+) -> Iterator[Any] | list[Any]: ...
+def load_many_file(path: _Path, **kw: Any) -> Iterator[Any] | list[Any]: ...
+def parse_many_file(path: _Path, **kw: Any) -> Iterator[Any] | list[Any]: ...
+def map_many(
+    fn: Callable[[Any], Any],
+    data: _Text | IO[bytes],
+    *,
+    format: str = ...,
+    fields: str | Sequence[str] | None = ...,
+    default: Any = ...,
+    drop_none: bool = ...,
+    threads: int | None = ...,
+    lazy: bool = ...,
+    batch_size: int = ...,
+) -> list[Any]: ...
+def dumpb_many(
+    records: Iterable[Any], default: Callable[[Any], Any] | None = ..., option: int | None = ..., *, threads: int | None = ...
+) -> bytes: ...
