@@ -76,13 +76,17 @@ def oracle(data, fmt="whitespace"):
                 # json's error stands when it comes before the bad bytes and is not the
                 # token they cut short ("n\xffll")
                 cut_token = not re.search(r'[ \t\r\n\[\]{},:"]', text[value.pos:bad])
-                if value.pos < bad and not cut_token:
+                # "Unterminated string" is found at the end of the input but named by
+                # where the string starts: the bad bytes may lie inside that string
+                inside_string = value.msg.startswith("Unterminated string")
+                if value.pos < bad and not cut_token and not inside_string:
                     out.append(value)
                 else:
                     # the error is the bad bytes' own, or json's just before them (a
                     # backslash they follow): either names this document
                     loose = Err(e)
-                    loose.type = (UnicodeDecodeError, json.JSONDecodeError) if bad - value.pos <= 4 else loose.type
+                    near = bad - value.pos <= 4 or inside_string
+                    loose.type = (UnicodeDecodeError, json.JSONDecodeError) if near else loose.type
                     out.append(loose)
                 return out
             if end > bad:
@@ -650,22 +654,53 @@ def test_decoder_errors_and_state():
         list(jetjson.Decoder()._stream)
 
 
+@pytest.mark.parametrize("fmt,pieces,expected", [
+    ("whitespace", [b'{"a": [1, 2', b"]", b"}"], [{"a": [1, 2]}]),
+    ("whitespace", [b'{"a": "]}\\"', b'}"', b"}"], [{"a": ']}"}'}]),
+    ("whitespace", [b"[" * 40, b"]" * 39, b"]"], [json.loads(b"[" * 40 + b"]" * 40)]),
+    ("whitespace", [b"12", b"3", b" "], [123]),
+    ("lines", [b'{"a": 1}', b"\n"], [{"a": 1}]),
+    ("json_seq", [b'\x1e{"a": 1}', b"\x1e"], [{"a": 1}]),
+    ("array", [b'[{"a": [1', b"]", b"}"], [{"a": [1]}]),
+])
+def test_decoder_gives_a_document_as_soon_as_it_ends(fmt, pieces, expected):
+    # the chunk that ends a document gives it: the scan that gates re-parsing never
+    # holds a complete document back
+    dec = jetjson.Decoder(format=fmt)
+    got = []
+    for piece in pieces[:-1]:
+        got += dec.feed(piece)
+    assert got == []
+    assert dec.feed(pieces[-1]) == expected
+
+
 def test_decoder_is_linear():
-    # a big document fed in small chunks: each chunk must not re-read what came before
+    # a big document fed in small chunks: the bytes in hand are not parsed again for each
+    # chunk (that was 50x a whole parse here; now 1.5-2x). Best of three against noise.
     import time
     doc = json.dumps([{"k": i, "v": "x" * 20} for i in range(20000)]).encode()
-    t0 = time.perf_counter()
-    jetjson.loads(doc)
-    whole = time.perf_counter() - t0
-    dec = jetjson.Decoder()
-    t0 = time.perf_counter()
-    got = []
-    for i in range(0, len(doc), 4096):
-        got += dec.feed(doc[i:i + 4096])
-    got += dec.close()
-    chunked = time.perf_counter() - t0
-    assert got == [json.loads(doc)]
-    assert chunked < 50 * whole + 0.05, (chunked, whole)
+
+    def whole():
+        return [jetjson.loads(doc)]
+
+    def chunked():
+        dec = jetjson.Decoder()
+        got = []
+        for i in range(0, len(doc), 1024):
+            got += dec.feed(doc[i:i + 1024])
+        return got + dec.close()
+
+    def best(fn):
+        times = []
+        for _ in range(3):
+            t0 = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - t0)
+        return min(times)
+
+    assert chunked() == [json.loads(doc)]
+    ratio = best(chunked) / best(whole)
+    assert ratio < 12, ratio
 
 
 def test_file_memory_is_bounded():

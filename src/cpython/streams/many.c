@@ -316,6 +316,7 @@ static int jj_need_bytes(jj_many_iter *it, size_t from, size_t want) {
     it->window_open = 0;
     if (it->reader) return jj_stream_refill(it, from, want) < 0 ? -1 : 1;
     /* a Decoder: the next chunk decides */
+    jj_stream_gate(it, from, want);
     it->starved = 1;
     return 0;
 }

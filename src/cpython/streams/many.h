@@ -48,6 +48,14 @@ typedef struct jj_many_iter {
     int array_after_comma;   /* ... which was a ',' */
     PyObject *cur_owner;     /* the bytes of the document in hand, when streamed */
     PyObject *failure;       /* fed: an error to raise on the next call */
+    /* fed, starved: the next chunks are scanned for a byte that may end the document
+     * that starts at gate_from (a bracket closing it, a line break...) before it is
+     * parsed again, or until the bytes in hand reach gate_until: a big document fed in
+     * small chunks is then read a bounded number of times, not once per chunk */
+    int gated;
+    size_t gate_from, gate_scan, gate_until;
+    long gate_depth;
+    int gate_in_string, gate_escaped;
     PyObject *utf8;          /* bytes holding exactly buf, made when an error needs it */
     /* the engine */
     jj_parser parser;
@@ -104,6 +112,9 @@ int jj_stream_take_reader(jj_many_iter *it, PyObject *file);
 int jj_stream_refill(jj_many_iter *it, size_t keep, size_t want);
 /* Appends bytes fed to a Decoder (after dropping what is done): 0 or -1. */
 int jj_stream_append(jj_many_iter *it, const uint8_t *bytes, size_t n);
+/* A Decoder starved by the document at buf[from..): waits for a byte that may end it,
+ * or for `want` bytes from `from` (at least twice what is in hand). */
+void jj_stream_gate(jj_many_iter *it, size_t from, size_t want);
 extern PyMethodDef jj_stream_methods[];
 int jj_many_add_type(PyObject *module, jj_state *st);
 

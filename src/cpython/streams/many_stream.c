@@ -51,6 +51,12 @@ static void jj_stream_drop(jj_many_iter *it, size_t keep) {
     it->len -= keep;
     it->pos = it->pos > keep ? it->pos - keep : 0;
     it->array_resume = it->array_resume > keep ? it->array_resume - keep : 0;
+    if (it->gated && it->gate_from < keep) it->gated = 0;
+    if (it->gated) {
+        it->gate_from -= keep;
+        it->gate_scan -= keep;
+        it->gate_until = it->gate_until > keep ? it->gate_until - keep : 0;
+    }
     it->window_open = 0;
     Py_CLEAR(it->utf8);
 }
@@ -116,6 +122,53 @@ int jj_stream_refill(jj_many_iter *it, size_t keep, size_t want) {
 
 /* ---- jetjson.Decoder's side: feed and close ---- */
 
+void jj_stream_gate(jj_many_iter *it, size_t from, size_t want) {
+    if (!it->gated || it->gate_from != from) { /* a new document: scan it from its start */
+        it->gated = 1;
+        it->gate_from = it->gate_scan = from;
+        it->gate_depth = 0;
+        it->gate_in_string = it->gate_escaped = 0;
+    }
+    size_t have = it->len - from;
+    size_t twice = have > SIZE_MAX / 4 ? SIZE_MAX / 2 : 2 * have;
+    if (want < twice) want = twice;
+    it->gate_until = from > SIZE_MAX - want ? SIZE_MAX : from + want;
+}
+
+/* Scans the bytes fed since the gate was set: 1 when the document may now be read
+ * (a byte that can end it came, or enough bytes), 0 to wait for more. */
+static int jj_stream_gate_opens(jj_many_iter *it) {
+    if (it->len >= it->gate_until) return 1;
+    const uint8_t *p = it->buf + it->gate_scan, *end = it->buf + it->len;
+    if (it->format == JJ_FMT_LINES || it->format == JJ_FMT_JSON_SEQ) {
+        const uint8_t *hit = memchr(p, it->format == JJ_FMT_LINES ? '\n' : 0x1E, (size_t)(end - p));
+        it->gate_scan = hit ? (size_t)(hit + 1 - it->buf) : it->len;
+        return hit != NULL;
+    }
+    /* the other formats: a byte outside strings at the document's top level (its end,
+     * or a scalar's bytes) */
+    long depth = it->gate_depth;
+    int in_string = it->gate_in_string, escaped = it->gate_escaped, opens = 0;
+    for (; p < end && !opens; p++) {
+        uint8_t c = *p;
+        if (in_string) {
+            if (escaped) escaped = 0;
+            else if (c == '\\') escaped = 1;
+            else if (c == '"') in_string = 0, opens = depth <= 0;
+            continue;
+        }
+        if (c == '"') in_string = 1;
+        else if (c == '[' || c == '{') depth++;
+        else if (c == ']' || c == '}') depth--, opens = depth <= 0;
+        else opens = depth <= 0;
+    }
+    it->gate_depth = depth;
+    it->gate_in_string = in_string;
+    it->gate_escaped = escaped;
+    it->gate_scan = (size_t)(p - it->buf);
+    return opens;
+}
+
 /* The documents that the bytes in hand complete: a list. */
 static PyObject *jj_stream_drain(jj_many_iter *it) {
     PyObject *out = PyList_New(0);
@@ -175,6 +228,7 @@ static PyObject *jj_stream_feed(PyObject *self, PyObject *chunk) {
     int rc = jj_stream_append(it, view.buf, (size_t)view.len);
     PyBuffer_Release(&view);
     if (rc < 0) return NULL;
+    if (it->gated && !jj_stream_gate_opens(it)) return PyList_New(0);
     it->busy = 1;
     PyObject *out = jj_stream_drain(it);
     it->busy = 0;
