@@ -8,35 +8,12 @@
 
 #include "engine_internal.h"
 #include "jetjson.h"
-
-static int is_simple(jj_type t) { return t == JJ_NULL || t == JJ_TRUE || t == JJ_FALSE || t == JJ_END; }
-
-/* Same values in two tapes; strings and big ints compared by content. */
-static int same_values(const jj_parser *a, const uint8_t *abuf, const jj_parser *b, const uint8_t *bbuf) {
-    if (a->tape_len != b->tape_len) return 0;
-    for (size_t t = 0; t < a->tape_len; t += is_simple(jj_tape_type(a->tape[t])) ? 1 : 2) {
-        uint64_t wa = a->tape[t], wb = b->tape[t];
-        jj_type type = jj_tape_type(wa);
-        if (type != jj_tape_type(wb)) return 0;
-        if (type == JJ_STRING) {
-            const uint8_t *sa = (jj_tape_str_flags(wa) & JJ_STR_IN_INPUT ? abuf : a->strings) + jj_tape_str_offset(wa);
-            const uint8_t *sb = (jj_tape_str_flags(wb) & JJ_STR_IN_INPUT ? bbuf : b->strings) + jj_tape_str_offset(wb);
-            size_t n = jj_tape_str_bytes(a->tape[t + 1]);
-            if (a->tape[t + 1] != b->tape[t + 1] || memcmp(sa, sb, n) != 0) return 0;
-        } else if (type == JJ_BIGINT) {
-            size_t n = (size_t)a->tape[t + 1];
-            if (n != b->tape[t + 1] || memcmp(abuf + jj_tape_payload(wa), bbuf + jj_tape_payload(wb), n) != 0) return 0;
-        } else if (wa != wb || (!is_simple(type) && a->tape[t + 1] != b->tape[t + 1])) {
-            return 0;
-        }
-    }
-    return 1;
-}
+#include "../tests/c/tape_compare.h"
 
 static void check_valid_document(jj_parser *ref, const uint8_t *buf, size_t size, const uint8_t *mini, size_t mini_len) {
     jj_parser p;
     jj_parser_init(&p);
-    if (jj_parse(&p, mini, mini_len) != JJ_OK || !same_values(ref, buf, &p, mini)) abort();
+    if (jj_parse(&p, mini, mini_len) != JJ_OK || !jj_test_same_values(ref, buf, &p, mini, 1)) abort();
     size_t ind_len = jj_indent_size(ref, buf, size, 2);
     uint8_t *ind = malloc(ind_len + JJ_INDENT_SLACK);
     uint8_t *back = malloc(ind_len ? ind_len : 1);
@@ -45,7 +22,7 @@ static void check_valid_document(jj_parser *ref, const uint8_t *buf, size_t size
             ind_len > jj_indent_bound(ref, size, 2, ref->max_depth))
             abort();
         size_t back_len = 0, off = 0;
-        if (jj_parse(&p, ind, ind_len) != JJ_OK || !same_values(ref, buf, &p, ind)) abort();
+        if (jj_parse(&p, ind, ind_len) != JJ_OK || !jj_test_same_values(ref, buf, &p, ind, 1)) abort();
         if (jj_minify(ind, ind_len, back, &back_len, &off) != JJ_OK || back_len != mini_len ||
             memcmp(back, mini, mini_len) != 0)
             abort();

@@ -529,6 +529,25 @@ static inline char *write_exponent(char *p, int x, int style)
     return p + 2 + (w >> 24);
 }
 
+/* d.ddde+X: the n significant digits (the first one apart), the point after the first. */
+static inline char *put_scientific(char *p, char first, jj_fd_digits digits, unsigned n, int x, int style)
+{
+    p[0] = first;
+    p[1] = '.';
+    store16(p + 2, digits);
+    p += n > 1 ? n + 1 : 1;
+    return write_exponent(p, x - 1, style);
+}
+
+/* 0.000ddd for a decimal exponent -5 <= x <= 0 (the zeros come from one 8-byte copy). */
+static inline char *put_below_one(char *p, char first, jj_fd_digits digits, unsigned n, int x)
+{
+    memcpy(p, "0.000000", 8);
+    p[2 - x] = first;
+    store16(p + 3 - x, digits);
+    return p + 2 - x + n;
+}
+
 /* Writes the decimal r (17 digits) at p in the given style; returns the end. */
 static JJ_FD_INLINE char *write_decimal(char *p, jj_fd_decimal r, int style)
 {
@@ -546,19 +565,8 @@ static JJ_FD_INLINE char *write_decimal(char *p, jj_fd_decimal r, int style)
 
     if (style == STYLE_ECMA) {
         /* ECMAScript's Number::toString: positional for -5 <= x <= 21, no ".0" */
-        if ((unsigned)(x + 5) > 26u) {
-            p[0] = first;
-            p[1] = '.';
-            store16(p + 2, digits);
-            p += n > 1 ? n + 1 : 1;
-            return write_exponent(p, x - 1, style);
-        }
-        if (x <= 0) {
-            memcpy(p, "0.000000", 8);
-            p[2 - x] = first;
-            store16(p + 3 - x, digits);
-            return p + 2 - x + n;
-        }
+        if ((unsigned)(x + 5) > 26u) return put_scientific(p, first, digits, n, x, style);
+        if (x <= 0) return put_below_one(p, first, digits, n, x);
         if ((unsigned)x >= n) {
             /* an integer: the 17 digits end in zeros, and up to four more follow */
             p[0] = first;
@@ -574,21 +582,8 @@ static JJ_FD_INLINE char *write_decimal(char *p, jj_fd_decimal r, int style)
     }
 
     int low_limit = style == STYLE_REPR ? -3 : -4;
-    if ((unsigned)(x - low_limit) > (unsigned)(16 - low_limit)) {
-        /* d.ddde+X */
-        p[0] = first;
-        p[1] = '.';
-        store16(p + 2, digits);
-        p += n > 1 ? n + 1 : 1;
-        return write_exponent(p, x - 1, style);
-    }
-    if (x <= 0) {
-        /* 0.000ddd */
-        memcpy(p, "0.000000", 8);
-        p[2 - x] = first;
-        store16(p + 3 - x, digits);
-        return p + 2 - x + n;
-    }
+    if ((unsigned)(x - low_limit) > (unsigned)(16 - low_limit)) return put_scientific(p, first, digits, n, x, style);
+    if (x <= 0) return put_below_one(p, first, digits, n, x);
     /* ddd.ddd or ddd000.0: the point goes in after digit x (1..16); the 17 digits end in
      * zeros, which supply those of an integer. The 17th digit is stored first, from the
      * digits as they are, then the first 16 around a gap for the point. */

@@ -76,6 +76,9 @@ typedef struct jj_state {
 /* encode_orjson.c: _dumpb_many(records, default, option), dumpb_many's engine. */
 PyObject *jj_dumpb_many(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
+/* decode.c: the int of a JSON integer's text (any length: json's big ints). */
+PyObject *jj_int_from_digits(const uint8_t *digits, size_t len);
+
 /* decode.c: tape -> Python objects. Returns NULL with an exception set. */
 PyObject *jj_build_objects(jj_state *st, const jj_parser *p, const uint8_t *input);
 /* The same for the one value (and everything inside it) at tape index `start`. The

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "jetjson_msgpack.h"
+#include "tape_compare.h"
 #include "test_util.h"
 
 static jj_parser g_parser;
@@ -248,25 +249,6 @@ static void test_escape_utf8(void) {
 
 /* ---- round trips over the corpus ---- */
 
-static int same_tape_values(const jj_parser *a, const uint8_t *abuf, const jj_parser *b, const uint8_t *bbuf) {
-    if (a->tape_len != b->tape_len) return 0;
-    for (size_t t = 0; t < a->tape_len;) {
-        uint64_t wa = a->tape[t], wb = b->tape[t];
-        jj_type type = jj_tape_type(wa);
-        if (type != jj_tape_type(wb)) return 0;
-        if (type == JJ_STRING) {
-            const uint8_t *sa = (jj_tape_str_flags(wa) & JJ_STR_IN_INPUT ? abuf : a->strings) + jj_tape_str_offset(wa);
-            const uint8_t *sb = (jj_tape_str_flags(wb) & JJ_STR_IN_INPUT ? bbuf : b->strings) + jj_tape_str_offset(wb);
-            size_t n = jj_tape_str_bytes(a->tape[t + 1]);
-            if (n != jj_tape_str_bytes(b->tape[t + 1]) || memcmp(sa, sb, n) != 0) return 0;
-        } else if (type == JJ_DOUBLE || type == JJ_INT64 || type == JJ_UINT64 || type == JJ_OBJECT || type == JJ_ARRAY) {
-            if (a->tape[t + 1] != b->tape[t + 1]) return 0;
-        }
-        t += type == JJ_NULL || type == JJ_TRUE || type == JJ_FALSE || type == JJ_END ? 1 : 2;
-    }
-    return 1;
-}
-
 static void round_trip(const char *name, const uint8_t *json, size_t len) {
     uint8_t *mp1, *text, *mp2;
     size_t mp1_len, text_len, mp2_len;
@@ -287,7 +269,7 @@ static void round_trip(const char *name, const uint8_t *json, size_t len) {
     jj_parser other;
     jj_parser_init(&other);
     CHECK(jj_parse(&g_parser, json, len) == JJ_OK && jj_parse(&other, text, text_len) == JJ_OK &&
-              same_tape_values(&g_parser, json, &other, text),
+              jj_test_same_values(&g_parser, json, &other, text, 0),
           "%s: values differ after a round trip", name);
     jj_parser_free(&other);
     /* every cut of the MessagePack fails cleanly (a sample of cuts for big files) */

@@ -10,6 +10,7 @@
 
 #include "engine_internal.h"
 #include "test_util.h"
+#include "tape_compare.h"
 
 static const jj_kernels *const *kernels;
 
@@ -77,31 +78,6 @@ static void check_validate(const char *name, const uint8_t *buf, size_t len) {
     jj_parser_free(&p);
 }
 
-/* Two parses hold the same values (strings compared by content, not by where they live). */
-static int same_values(const jj_parser *a, const uint8_t *abuf, const jj_parser *b, const uint8_t *bbuf) {
-    if (a->tape_len != b->tape_len) return 0;
-    for (size_t t = 0; t < a->tape_len;) {
-        uint64_t wa = a->tape[t], wb = b->tape[t];
-        jj_type type = jj_tape_type(wa);
-        if (type != jj_tape_type(wb)) return 0;
-        if (type == JJ_STRING || type == JJ_BIGINT) {
-            size_t na = type == JJ_STRING ? jj_tape_str_bytes(a->tape[t + 1]) : (size_t)a->tape[t + 1];
-            size_t nb = type == JJ_STRING ? jj_tape_str_bytes(b->tape[t + 1]) : (size_t)b->tape[t + 1];
-            const uint8_t *sa = abuf + jj_tape_payload(wa), *sb = bbuf + jj_tape_payload(wb);
-            if (type == JJ_STRING) {
-                sa = (jj_tape_str_flags(wa) & JJ_STR_IN_INPUT ? abuf : a->strings) + jj_tape_str_offset(wa);
-                sb = (jj_tape_str_flags(wb) & JJ_STR_IN_INPUT ? bbuf : b->strings) + jj_tape_str_offset(wb);
-                if ((a->tape[t + 1] >> 32) != (b->tape[t + 1] >> 32)) return 0;
-            }
-            if (na != nb || memcmp(sa, sb, na) != 0) return 0;
-        } else if (wa != wb || (t + 1 < a->tape_len && type != JJ_NULL && type != JJ_TRUE &&
-                                type != JJ_FALSE && type != JJ_END && a->tape[t + 1] != b->tape[t + 1])) {
-            return 0;
-        }
-        t += (type == JJ_NULL || type == JJ_TRUE || type == JJ_FALSE || type == JJ_END) ? 1 : 2;
-    }
-    return 1;
-}
 
 /* Indented text of a parsed document (NULL on allocation failure). The writer's count
  * must be the sizing walk's, and at most the bound; the slack must suffice (ASan). */
@@ -131,7 +107,7 @@ static void check_round_trips(const char *name, const uint8_t *buf, size_t len) 
         free(mini);
         goto out;
     }
-    CHECK(jj_parse(&again, mini, mini_len) == JJ_OK && same_values(&orig, buf, &again, mini),
+    CHECK(jj_parse(&again, mini, mini_len) == JJ_OK && jj_test_same_values(&orig, buf, &again, mini, 1),
           "minified %s parses to other values", name);
     const char *units[] = {"  ", "", "\t", " -> "};
     for (size_t u = 0; u < sizeof units / sizeof units[0]; u++) {
@@ -151,7 +127,7 @@ static void check_round_trips(const char *name, const uint8_t *buf, size_t len) 
             jj_parser third;
             jj_parser_init(&third);
             jj_parse(&orig, buf, len);
-            CHECK(jj_parse(&third, ind, ind_len) == JJ_OK && same_values(&orig, buf, &third, ind),
+            CHECK(jj_parse(&third, ind, ind_len) == JJ_OK && jj_test_same_values(&orig, buf, &third, ind, 1),
                   "indented %s parses to other values", name);
             jj_parser_free(&third);
         }

@@ -173,7 +173,7 @@ void jj_key_cache_clear(jj_key_cache *cache) {
 
 /* ---- values ---- */
 
-static PyObject *jj_big_int(const uint8_t *digits, size_t len) {
+PyObject *jj_int_from_digits(const uint8_t *digits, size_t len) {
     char small[128];
     char *text = len < sizeof small ? small : PyMem_Malloc(len + 1);
     if (!text) return PyErr_NoMemory();
@@ -255,7 +255,7 @@ PyObject *jj_build_value_at(jj_state *st, const jj_parser *p, const uint8_t *inp
         case JJ_UINT64: value = PyLong_FromUnsignedLongLong((unsigned long long)tape[t + 1]); t += 2; break;
         case JJ_DOUBLE: value = jj_float_at(&tape[t]); t += 2; break;
         case JJ_BIGINT:
-            value = jj_big_int(input + jj_tape_payload(w), (size_t)tape[t + 1]);
+            value = jj_int_from_digits(input + jj_tape_payload(w), (size_t)tape[t + 1]);
             t += 2;
             break;
         case JJ_STRING: {
@@ -363,5 +363,5 @@ PyObject *jj_tape_key(jj_state *st, const jj_parser *p, const uint8_t *input, si
 }
 
 PyObject *jj_tape_big_int(const jj_parser *p, const uint8_t *input, size_t t) {
-    return jj_big_int(input + jj_tape_payload(p->tape[t]), (size_t)p->tape[t + 1]);
+    return jj_int_from_digits(input + jj_tape_payload(p->tape[t]), (size_t)p->tape[t + 1]);
 }

@@ -150,15 +150,7 @@ static PyObject *jt_int_key(const uint8_t *s, size_t len) {
     size_t i = len > 0 && s[0] == '-';
     int ok = i < len && (s[i] != '0' || i + 1 == len);
     for (size_t k = i; ok && k < len; k++) ok = s[k] >= '0' && s[k] <= '9';
-    if (!ok) return NULL;
-    char small[32];
-    char *text = len < sizeof small ? small : PyMem_Malloc(len + 1);
-    if (!text) return PyErr_NoMemory();
-    memcpy(text, s, len);
-    text[len] = 0;
-    PyObject *v = PyLong_FromString(text, NULL, 10);
-    if (text != small) PyMem_Free(text);
-    return v;
+    return ok ? jj_int_from_digits(s, len) : NULL;
 }
 
 static PyObject *jt_key(jt_ctx *c, const jj_tnode *k, size_t t) {
