@@ -56,7 +56,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Optional, Sequence
+from typing import Any, Callable, Iterable, Iterator, List, Optional, Sequence
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -68,6 +68,25 @@ def data_dir(arg: Optional[str] = None) -> Path:
         return Path(arg)
     env = os.environ.get("JETJSON_DATA")
     return Path(env) if env else REPO / "data"
+
+
+def corpus_arguments(ap: Any, rounds: int) -> None:
+    """The options of a benchmark over the corpus files: --data, --files, --rounds,
+    --target-ms."""
+    ap.add_argument("--data", type=Path, default=data_dir() / "corpus",
+                    help="folder of *.json files (default: <repo>/data/corpus or $JETJSON_DATA/corpus)")
+    ap.add_argument("--files", default=None, help="comma-separated name fragments")
+    ap.add_argument("--rounds", type=int, default=rounds)
+    ap.add_argument("--target-ms", type=float, default=2.0)
+
+
+def corpus_files(args: Any) -> List[Path]:
+    """The *.json files of args.data whose names hold one of the --files fragments."""
+    files = sorted(Path(args.data).glob("*.json"))
+    if args.files:
+        keys = args.files.split(",")
+        files = [p for p in files if any(k in p.name for k in keys)]
+    return files
 
 __all__ = [
     "Contender",

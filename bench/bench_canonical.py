@@ -28,20 +28,13 @@ import _timing as T  # noqa: E402
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", type=Path, default=T.data_dir() / "corpus",
-                    help="folder of *.json files (default: <repo>/data/corpus or $JETJSON_DATA/corpus)")
-    ap.add_argument("--files", default=None, help="comma-separated name fragments")
-    ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--target-ms", type=float, default=2.0)
+    T.corpus_arguments(ap, rounds=5)
     args = ap.parse_args(argv)
 
     import jetjson
     import rfc8785
 
-    files = sorted(p for p in args.data.glob("*.json"))
-    if args.files:
-        keys = args.files.split(",")
-        files = [p for p in files if any(k in p.name for k in keys)]
+    files = T.corpus_files(args)
     overhead = T.timer_overhead_ns()
     names = ["canonical", "canonical_bytes", "dumpb_sorted"]
     rows, ratios = [], {n: [] for n in names}

@@ -58,17 +58,10 @@ def contenders():
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", type=Path, default=T.data_dir() / "corpus",
-                    help="folder of *.json files (default: <repo>/data/corpus or $JETJSON_DATA/corpus)")
-    ap.add_argument("--files", default=None, help="comma-separated name fragments")
-    ap.add_argument("--rounds", type=int, default=15)
-    ap.add_argument("--target-ms", type=float, default=2.0)
+    T.corpus_arguments(ap, rounds=15)
     args = ap.parse_args(argv)
 
-    files = sorted(p for p in args.data.glob("*.json"))
-    if args.files:
-        keys = args.files.split(",")
-        files = [p for p in files if any(k in p.name for k in keys)]
+    files = T.corpus_files(args)
     peers = contenders()
     print("contenders:", ", ".join(n for n, _, _ in peers), file=sys.stderr)
     overhead = T.timer_overhead_ns()

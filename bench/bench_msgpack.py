@@ -142,17 +142,10 @@ def run(direction, files, rounds, target_ms):
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", type=Path, default=T.data_dir() / "corpus",
-                    help="folder of *.json files (default: <repo>/data/corpus or $JETJSON_DATA/corpus)")
-    ap.add_argument("--files", default=None, help="comma-separated name fragments")
-    ap.add_argument("--rounds", type=int, default=10)
-    ap.add_argument("--target-ms", type=float, default=2.0)
+    T.corpus_arguments(ap, rounds=10)
     ap.add_argument("--direction", choices=["both", "encode", "decode"], default="both")
     args = ap.parse_args(argv)
-    files = sorted(args.data.glob("*.json"))
-    if args.files:
-        keys = args.files.split(",")
-        files = [p for p in files if any(k in p.name for k in keys)]
+    files = T.corpus_files(args)
     if not files:
         raise SystemExit(f"no *.json files in {args.data}")
     print(f"kernels: {T.active_kernels()}", file=sys.stderr)
