@@ -49,7 +49,7 @@ static PyObject *jj_loads_request(jj_request *r) {
     return result;
 }
 
-static PyObject *jj_loads_fast(jj_state *st, PyObject *data) {
+PyObject *jj_loads_fast(jj_state *st, PyObject *data) {
     jj_request r = {0};
     PyObject *result = NULL;
     int opened = jj_request_open(&r, st, data);
@@ -77,10 +77,10 @@ static int jj_keywords_are_defaults(PyObject *const *args, Py_ssize_t nargs, PyO
     return 1;
 }
 
-/* The position of the keyword argument `type` (typed decoding) among the keywords, or -1. */
-static Py_ssize_t jj_type_keyword(PyObject *kwnames) {
+/* The position of a keyword argument among the keywords, or -1. */
+static Py_ssize_t jj_keyword_at(PyObject *kwnames, const char *name) {
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(kwnames); i++) {
-        if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, i), "type") == 0) return i;
+        if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, i), name) == 0) return i;
     }
     return -1;
 }
@@ -89,7 +89,15 @@ static PyObject *jj_loads(PyObject *module, PyObject *const *args, Py_ssize_t na
     jj_state *st = jj_get_state(module);
     if (nargs == 1 && (!kwnames || jj_keywords_are_defaults(args, nargs, kwnames)))
         return jj_loads_fast(st, args[0]);
-    Py_ssize_t type_at = kwnames ? jj_type_keyword(kwnames) : -1;
+    Py_ssize_t partial_at = kwnames ? jj_keyword_at(kwnames, "partial") : -1;
+    if (partial_at >= 0) { /* loads(data, partial=...): a truncated document's value */
+        if (nargs != 1 || PyTuple_GET_SIZE(kwnames) != 1) {
+            PyErr_SetString(PyExc_TypeError, "loads() takes the document and partial= only when partial= is given");
+            return NULL;
+        }
+        return jj_loads_partial(st, args[0], args[nargs + partial_at]);
+    }
+    Py_ssize_t type_at = kwnames ? jj_keyword_at(kwnames, "type") : -1;
     if (type_at >= 0) { /* loads(data, type=T[, forbid_unknown_fields=]): json's keywords do not apply */
         PyObject *type = args[nargs + type_at];
         int flags = 0;
@@ -180,7 +188,7 @@ static PyObject *jj_load_file(PyObject *module, PyObject *const *args, Py_ssize_
     jj_state *st = jj_get_state(module);
     PyObject *type = Py_None;
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-    if (nargs != 1 || nkw > 1 || (nkw == 1 && jj_type_keyword(kwnames) != 0)) {
+    if (nargs != 1 || nkw > 1 || (nkw == 1 && jj_keyword_at(kwnames, "type") != 0)) {
         PyErr_SetString(PyExc_TypeError, "load_file() takes a path and an optional type=");
         return NULL;
     }

@@ -76,6 +76,11 @@ typedef struct jj_state {
 /* encode_orjson.c: _dumpb_many(records, default, option), dumpb_many's engine. */
 PyObject *jj_dumpb_many(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
+/* module.c: loads(data) with no keyword: json's value or exception. */
+PyObject *jj_loads_fast(jj_state *st, PyObject *data);
+/* decode/partial_loads.c: loads(data, partial=mode). */
+PyObject *jj_loads_partial(jj_state *st, PyObject *data, PyObject *mode);
+
 /* decode.c: the int of a JSON integer's text (any length: json's big ints). */
 PyObject *jj_int_from_digits(const uint8_t *digits, size_t len);
 
