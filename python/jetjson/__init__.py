@@ -42,7 +42,7 @@ from ._jetjson import (
     set_path,
     valid,
 )
-from ._jetjson import _dumpb_many, _many
+from ._jetjson import _dumpb_many, _many, _raw_decode
 from ._jetjson import canonical, canonical_bytes
 from ._jetjson import ObjectItems as _ObjectItems
 from ._jetjson import ObjectKeys as _ObjectKeys
@@ -250,6 +250,17 @@ class Decoder:
     def close(self):
         """The documents the end of the input completes; nothing may be fed after."""
         return self._fed()._close()
+
+    def raw_decode(self, s, idx=0):
+        """``(value, end)`` for the document that starts exactly at ``idx`` of ``s``, as
+        ``json.JSONDecoder.raw_decode``: nothing is skipped before it, nothing after it is
+        read; ``end`` is where it stops (characters of a str, bytes of UTF-8 input). Only
+        that document is walked, so a buffer of many is read in linear time. With a
+        ``type``, the value is decoded into it."""
+        value, end = _raw_decode(s, idx)
+        if self.decode is not loads:
+            value = self.decode(s[idx:end])
+        return value, end
 
 
 # JSON <-> MessagePack (src/formats, src/cpython/formats/msgpack.c)

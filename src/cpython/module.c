@@ -346,6 +346,7 @@ static PyMethodDef jj_methods[] = {
      "JSONDecodeError as loads does."},
     {"_stats", jj_stats, METH_NOARGS, NULL},
     {"_many", (PyCFunction)(void (*)(void))jj_many_open, METH_FASTCALL, NULL},
+    {"_raw_decode", (PyCFunction)(void (*)(void))jj_raw_decode, METH_FASTCALL, NULL},
     {"_dumpb_many", (PyCFunction)(void (*)(void))jj_dumpb_many, METH_FASTCALL, NULL},
     {"_tool_format", (PyCFunction)(void (*)(void))jj_tool_format, METH_VARARGS | METH_KEYWORDS,
      "_tool_format(data, write, mode, indent, ensure_ascii, sort_keys)\n--\n\n"

@@ -78,6 +78,8 @@ PyObject *jj_dumpb_many(PyObject *module, PyObject *const *args, Py_ssize_t narg
 
 /* module.c: loads(data) with no keyword: json's value or exception. */
 PyObject *jj_loads_fast(jj_state *st, PyObject *data);
+/* decode/raw_decode.c: _raw_decode(s, idx=0), json.JSONDecoder.raw_decode's (value, end). */
+PyObject *jj_raw_decode(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 /* decode/partial_loads.c: loads(data, partial=mode). */
 PyObject *jj_loads_partial(jj_state *st, PyObject *data, PyObject *mode);
 
