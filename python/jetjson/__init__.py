@@ -4,7 +4,16 @@
 ``dumps``/``dump`` give exactly the text ``json.dumps``/``json.dump`` give.
 """
 
-from collections.abc import ItemsView, KeysView, Mapping, Sequence, ValuesView
+# collections.abc re-exports these from _collections_abc, which os (so every interpreter
+# with site) has already imported; importing collections.abc would add collections.
+from _collections_abc import ItemsView, KeysView, Mapping, Sequence, ValuesView
+
+# Annotations are quoted and their names imported only for the type checkers: importing
+# typing would cost more than the rest of the module (tests/test_typing.py keeps it so).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import os
+    from typing import IO, Any, Callable, Iterable, Iterator
 
 from ._jetjson import (
     OPT_APPEND_NEWLINE,
@@ -27,7 +36,6 @@ from ._jetjson import (
     dumpb,
     dumps,
     Fragment,
-    JSONDecodeError,
     JSONEncodeError,
     Object,
     features,
@@ -42,7 +50,7 @@ from ._jetjson import (
     set_path,
     valid,
 )
-from ._jetjson import _dumpb_many, _many
+from ._jetjson import _decode_error_type, _dumpb_many, _many
 from ._jetjson import canonical, canonical_bytes
 from ._jetjson import ObjectItems as _ObjectItems
 from ._jetjson import ObjectKeys as _ObjectKeys
@@ -103,6 +111,20 @@ Sequence.register(Array)
 KeysView.register(_ObjectKeys)
 ValuesView.register(_ObjectValues)
 ItemsView.register(_ObjectItems)
+
+
+def __getattr__(name: str) -> "Any":
+    # jetjson.JSONDecodeError subclasses json.JSONDecodeError, so making it imports json
+    # (with re, enum...): that happens on first use, here or when the C side raises it.
+    if name == "JSONDecodeError":
+        error_type = _decode_error_type()
+        globals()[name] = error_type
+        return error_type
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> "list[str]":
+    return sorted({*globals(), "JSONDecodeError"})
 
 
 def load(fp, **kw):
