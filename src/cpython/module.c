@@ -276,7 +276,7 @@ static PyMethodDef jj_methods[] = {
     {"load_file", (PyCFunction)(void (*)(void))jj_load_file, METH_FASTCALL | METH_KEYWORDS,
      "load_file(path, *, type=None)\n--\n\nDeserialize the JSON file at path (memory-mapped); with type=, as loads(type=)."},
     {"parse", jj_parse_py, METH_O,
-     "parse(s)\n--\n\nParse s (as loads takes it) into read-only views: jetjson.Object or jetjson.Array."},
+     "parse(s, /)\n--\n\nParse s (as loads takes it) into read-only views: jetjson.Object or jetjson.Array."},
     {"get", (PyCFunction)(void (*)(void))jj_get, METH_FASTCALL | METH_KEYWORDS,
      "get(data, pointer, /, default=<missing>)\n--\n\nThe value at a JSON Pointer, building nothing else."},
     {"get_many", (PyCFunction)(void (*)(void))jj_get_many, METH_FASTCALL | METH_KEYWORDS,
