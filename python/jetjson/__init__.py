@@ -6,14 +6,19 @@
 
 # collections.abc re-exports these from _collections_abc, which os (so every interpreter
 # with site) has already imported; importing collections.abc would add collections.
-from _collections_abc import ItemsView, KeysView, Mapping, Sequence, ValuesView
+from _collections_abc import ItemsView as _ItemsView
+from _collections_abc import KeysView as _KeysView
+from _collections_abc import Mapping as _Mapping
+from _collections_abc import Sequence as _Sequence
+from _collections_abc import ValuesView as _ValuesView
 
 # Annotations are quoted and their names imported only for the type checkers: importing
 # typing would cost more than the rest of the module (tests/test_typing.py keeps it so).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import os
-    from typing import IO, Any, Callable, Iterable, Iterator
+    from typing import IO, Any, Callable, Iterable
+del TYPE_CHECKING
 
 from ._jetjson import (
     OPT_APPEND_NEWLINE,
@@ -106,11 +111,11 @@ __all__ = [
     "canonical_bytes",
 ]
 
-Mapping.register(Object)
-Sequence.register(Array)
-KeysView.register(_ObjectKeys)
-ValuesView.register(_ObjectValues)
-ItemsView.register(_ObjectItems)
+_Mapping.register(Object)
+_Sequence.register(Array)
+_KeysView.register(_ObjectKeys)
+_ValuesView.register(_ObjectValues)
+_ItemsView.register(_ObjectItems)
 
 
 def __getattr__(name: str) -> "Any":
