@@ -103,6 +103,30 @@ def test_decode_error_first_touched_by_name():
     assert result is True
 
 
+def test_decode_error_first_made_by_threads_at_once():
+    # threads meeting their first error together (json's import lets them interleave)
+    # all raise the one class the module gives
+    result = run_fresh("""
+        import threading
+        import jetjson
+        start = threading.Barrier(8)
+        seen = []
+        def fail():
+            start.wait()
+            try:
+                jetjson.loads(b"[1,")
+            except ValueError as e:
+                seen.append(type(e))
+        threads = [threading.Thread(target=fail) for _ in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        result = [len(seen), all(t is jetjson.JSONDecodeError for t in seen)]
+    """)
+    assert result == [8, True]
+
+
 def test_json_fallbacks_after_lazy_import():
     # calls that are json's to do (keywords the engine leaves to json, a cls) import it
     result = run_fresh("""

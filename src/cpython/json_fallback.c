@@ -18,10 +18,14 @@ int jj_json_ready(jj_state *st) {
         PyObject *type = PyErr_NewExceptionWithDoc(
             "jetjson.JSONDecodeError",
             "Invalid JSON: a json.JSONDecodeError with the same msg, doc, pos, lineno and colno.", base, NULL);
+        /* another thread may have finished first while this one imported json: its
+         * class stays the one (what it set from json is the same objects) */
         if (type && jj_decode_error_init(st, type) == 0) {
-            Py_XSETREF(st->json_loads, Py_NewRef(loads));
-            Py_XSETREF(st->json_decode_error, Py_NewRef(base));
-            st->JSONDecodeError = Py_NewRef(type); /* last: it marks the state ready */
+            if (!st->JSONDecodeError) {
+                Py_XSETREF(st->json_loads, Py_NewRef(loads));
+                Py_XSETREF(st->json_decode_error, Py_NewRef(base));
+                st->JSONDecodeError = Py_NewRef(type); /* last: it marks the state ready */
+            }
             rc = 0;
         }
         Py_XDECREF(type);
