@@ -1,6 +1,6 @@
 import json
 import os
-from collections.abc import ItemsView, Iterable, Iterator, KeysView, Sequence, ValuesView
+from collections.abc import ItemsView, Iterable, Iterator, KeysView, Mapping, Sequence, ValuesView
 from typing import IO, Any, Callable, Generic, Literal, TypeVar, final, overload
 
 from _typeshed import SupportsRead, SupportsWrite
@@ -129,13 +129,16 @@ def features() -> dict[str, Any]: ...
 
 # ---- lazy views: parse / parse_file ----
 @final
-class Object:
+class Object(Mapping[str, Any]):
     """Read-only view of a JSON object (registered as a collections.abc.Mapping).
 
     len() and iteration follow the document's pairs (duplicate keys included); a lookup
     gives the first value of a duplicated key, as_dict() the last (as json.loads)."""
     def __getitem__(self, key: str, /) -> Any: ...
-    def get(self, key: str, default: Any = None, /) -> Any: ...
+    @overload
+    def get(self, key: str, /) -> Any | None: ...
+    @overload
+    def get(self, key: str, default: Any, /) -> Any: ...
     def __contains__(self, key: object, /) -> bool: ...
     def __len__(self) -> int: ...
     def __iter__(self) -> Iterator[str]: ...
@@ -145,6 +148,8 @@ class Object:
     def as_dict(self) -> dict[str, Any]: ...
     def at_pointer(self, ptr: str, /) -> Any: ...
 
+# not a Sequence to type checkers (unlike Object, a Mapping): its index() takes no
+# start or stop
 @final
 class Array:
     """Read-only view of a JSON array (registered as a collections.abc.Sequence).

@@ -12,7 +12,7 @@ import io
 import json
 import os
 import tempfile
-from collections.abc import Iterator, KeysView
+from collections.abc import Iterator, KeysView, Mapping
 from typing import Any
 
 from typing_extensions import assert_type
@@ -108,6 +108,8 @@ def views_and_text_tools() -> None:
     assert isinstance(doc, jetjson.Object)
     assert_type(doc["a"], Any)
     assert_type(doc.get("zz", 0), Any)
+    mapping: Mapping[str, Any] = doc  # an Object is a Mapping (registered as one too)
+    assert isinstance(mapping, Mapping) and mapping.get("zz") is None
     assert_type(doc.keys(), KeysView[str])
     assert_type(doc.as_dict(), dict[str, Any])
     assert_type(doc.at_pointer("/a/1/b"), Any)
