@@ -13,7 +13,7 @@ import json
 import os
 import tempfile
 from collections.abc import Iterator, KeysView, Mapping
-from typing import Any
+from typing import Any, get_origin
 
 from typing_extensions import assert_type
 
@@ -153,6 +153,7 @@ def streams() -> None:
     assert_type(decoder.decode(b'{"x": 1, "y": 2}'), Point)
     assert_type(jetjson.Decoder(list[int]).decode("[1]"), list[int])
     assert_type(jetjson.Decoder().decode(b"1"), Any)
+    assert get_origin(jetjson.Decoder[Point]) is jetjson.Decoder  # subscriptable at run time too
 
 
 def errors() -> None:
