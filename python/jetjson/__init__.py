@@ -4,7 +4,21 @@
 ``dumps``/``dump`` give exactly the text ``json.dumps``/``json.dump`` give.
 """
 
-from collections.abc import ItemsView, KeysView, Mapping, Sequence, ValuesView
+# collections.abc re-exports these from _collections_abc, which os (so every interpreter
+# with site) has already imported; importing collections.abc would add collections.
+from _collections_abc import ItemsView as _ItemsView
+from _collections_abc import KeysView as _KeysView
+from _collections_abc import Mapping as _Mapping
+from _collections_abc import Sequence as _Sequence
+from _collections_abc import ValuesView as _ValuesView
+
+# Annotations are quoted and their names imported only for the type checkers: importing
+# typing would cost more than the rest of the module (tests/test_typing.py keeps it so).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import os
+    from typing import IO, Any, Callable, Iterable
+del TYPE_CHECKING
 
 from ._jetjson import (
     OPT_APPEND_NEWLINE,
@@ -27,7 +41,6 @@ from ._jetjson import (
     dumpb,
     dumps,
     Fragment,
-    JSONDecodeError,
     JSONEncodeError,
     Object,
     features,
@@ -42,7 +55,7 @@ from ._jetjson import (
     set_path,
     valid,
 )
-from ._jetjson import _dumpb_many, _many, _raw_decode
+from ._jetjson import _decode_error_type, _dumpb_many, _many, _raw_decode
 from ._jetjson import canonical, canonical_bytes
 from ._jetjson import ObjectItems as _ObjectItems
 from ._jetjson import ObjectKeys as _ObjectKeys
@@ -98,19 +111,33 @@ __all__ = [
     "canonical_bytes",
 ]
 
-Mapping.register(Object)
-Sequence.register(Array)
-KeysView.register(_ObjectKeys)
-ValuesView.register(_ObjectValues)
-ItemsView.register(_ObjectItems)
+_Mapping.register(Object)
+_Sequence.register(Array)
+_KeysView.register(_ObjectKeys)
+_ValuesView.register(_ObjectValues)
+_ItemsView.register(_ObjectItems)
 
 
-def load(fp, **kw):
+def __getattr__(name: str) -> "Any":
+    # jetjson.JSONDecodeError subclasses json.JSONDecodeError, so making it imports json
+    # (with re, enum...): that happens on first use, here or when the C side raises it.
+    if name == "JSONDecodeError":
+        error_type = _decode_error_type()
+        globals()[name] = error_type
+        return error_type
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> "list[str]":
+    return sorted({*globals(), "JSONDecodeError"})
+
+
+def load(fp: "IO[str] | IO[bytes]", **kw: "Any") -> "Any":
     """Deserialize ``fp.read()`` (a file opened in text or binary mode) like ``json.load``."""
     return loads(fp.read(), **kw)
 
 
-def parse_file(path):
+def parse_file(path: "str | bytes | os.PathLike[str] | os.PathLike[bytes]") -> "Any":
     """Parse the JSON file at ``path`` lazily, like ``parse`` (the views keep its bytes)."""
     with open(path, "rb") as f:
         return parse(f.read())
@@ -122,7 +149,7 @@ _FORMATS = {"whitespace": 0, "lines": 1, "json_seq": 2, "comma": 3, "array": 4}
 _BATCH_SIZE = 1 << 20
 
 
-def _many_args(format, batch_size, threads):
+def _many_args(format: object, batch_size: object, threads: object) -> int:
     code = _FORMATS.get(format) if isinstance(format, str) else None
     if code is None:
         raise ValueError(f"format must be one of {', '.join(map(repr, _FORMATS))}, not {format!r}")
@@ -133,7 +160,7 @@ def _many_args(format, batch_size, threads):
     return code
 
 
-def _mapped(path):
+def _mapped(path: "str | bytes | os.PathLike[str] | os.PathLike[bytes]") -> "bytes | memoryview":
     """The file's bytes, mapped read-only (read when it cannot be mapped: empty, a pipe)."""
     import mmap
     import os
@@ -147,7 +174,8 @@ def _mapped(path):
         return f.read()
 
 
-def loads_many(data, *, format="whitespace", fields=None, default=None, threads=None, batch_size=_BATCH_SIZE):
+def loads_many(data: "Any", *, format: str = "whitespace", fields: "str | Iterable[str] | None" = None,
+               default: "Any" = None, threads: "int | None" = None, batch_size: int = _BATCH_SIZE) -> "Any":
     """The documents of ``data`` one by one, each as ``loads`` returns it. ``data`` is
     bytes, bytearray, memoryview or str, or a binary file object (read in blocks of
     about ``batch_size`` bytes: memory stays bounded whatever the file's size).
@@ -165,17 +193,18 @@ def loads_many(data, *, format="whitespace", fields=None, default=None, threads=
     return it if threads is None else list(it)
 
 
-def load_many_file(path, **kw):
+def load_many_file(path: "str | bytes | os.PathLike[str] | os.PathLike[bytes]", **kw: "Any") -> "Any":
     """``loads_many`` of the file at ``path``, mapped in memory rather than read."""
     return loads_many(_mapped(path), **kw)
 
 
-def parse_many_file(path, **kw):
+def parse_many_file(path: "str | bytes | os.PathLike[str] | os.PathLike[bytes]", **kw: "Any") -> "Any":
     """``parse_many`` of the file at ``path``, mapped in memory rather than read."""
     return parse_many(_mapped(path), **kw)
 
 
-def parse_many(data, *, format="whitespace", threads=None, batch_size=_BATCH_SIZE):
+def parse_many(data: "Any", *, format: str = "whitespace", threads: "int | None" = None,
+               batch_size: int = _BATCH_SIZE) -> "Any":
     """The documents of ``data`` one by one, as ``parse`` returns them (lazy views of
     objects and arrays, which stay valid after the iterator moves on). Formats and
     errors as ``loads_many``; with ``threads`` the result is a list."""
@@ -184,8 +213,9 @@ def parse_many(data, *, format="whitespace", threads=None, batch_size=_BATCH_SIZ
     return it if threads is None else list(it)
 
 
-def map_many(fn, data, *, format="whitespace", fields=None, default=None, drop_none=False, threads=None,
-             lazy=False, batch_size=_BATCH_SIZE):
+def map_many(fn: "Callable[[Any], Any]", data: "Any", *, format: str = "whitespace",
+             fields: "str | Iterable[str] | None" = None, default: "Any" = None, drop_none: bool = False,
+             threads: "int | None" = None, lazy: bool = False, batch_size: int = _BATCH_SIZE) -> "list[Any]":
     """``[fn(doc) for doc in loads_many(data, ...)]`` (documents as ``parse`` gives them
     with ``lazy=True``), leaving out the results that are None with ``drop_none``."""
     if lazy and fields is not None:
@@ -197,7 +227,8 @@ def map_many(fn, data, *, format="whitespace", fields=None, default=None, drop_n
     return list(map(fn, it))
 
 
-def dumpb_many(records, default=None, option=None, *, threads=None):
+def dumpb_many(records: "Iterable[Any]", default: "Callable[[Any], Any] | None" = None, option: "int | None" = None,
+               *, threads: "int | None" = None) -> bytes:
     """The records (any iterable) as NDJSON bytes: each as ``dumpb`` writes it, then a
     newline. ``OPT_INDENT_2`` is refused (a record would span several lines);
     ``OPT_APPEND_NEWLINE`` changes nothing."""
@@ -205,7 +236,8 @@ def dumpb_many(records, default=None, option=None, *, threads=None):
         raise ValueError(f"threads must be None or an int >= 0, not {threads!r}")
     if isinstance(option, int) and not isinstance(option, bool) and option >= 0 and option & OPT_INDENT_2:
         raise ValueError("OPT_INDENT_2 cannot be used with dumpb_many: each record must stay on one line")
-    return _dumpb_many(records, default, option)
+    ndjson: bytes = _dumpb_many(records, default, option)
+    return ndjson
 
 
 class Decoder:
@@ -222,8 +254,12 @@ class Decoder:
     ``loads_many``/``parse_many``; error positions count from the first chunk.
     """
 
-    def __init__(self, type=None, *, forbid_unknown_fields=False, format="whitespace", fields=None, default=None,
-                 lazy=False, batch_size=_BATCH_SIZE):
+    # Decoder[T] at run time too: the stub makes Decoder generic in what decode() gives
+    __class_getitem__: "classmethod[Any, Any, Any]" = classmethod(type(list[int]))
+
+    def __init__(self, type: "Any" = None, *, forbid_unknown_fields: bool = False, format: str = "whitespace",
+                 fields: "str | Iterable[str] | None" = None, default: "Any" = None, lazy: bool = False,
+                 batch_size: int = _BATCH_SIZE) -> None:
         if lazy and fields is not None:
             raise ValueError("fields cannot be combined with lazy=True")
         code = _many_args(format, batch_size, None)
@@ -237,21 +273,23 @@ class Decoder:
             self.type = typed.type
             self.decode = typed.decode
 
-    def _fed(self):
+    def _fed(self) -> "Any":
         if self._stream is None:
             code, lazy, fields, default, batch_size = self._format
             self._stream = _many(None, code, lazy, fields, default, batch_size)
         return self._stream
 
-    def feed(self, chunk):
+    def feed(self, chunk: "str | bytes | bytearray | memoryview") -> "list[Any]":
         """The documents completed by ``chunk`` (bytes-like or str), in order."""
-        return self._fed()._feed(chunk)
+        documents: "list[Any]" = self._fed()._feed(chunk)
+        return documents
 
-    def close(self):
+    def close(self) -> "list[Any]":
         """The documents the end of the input completes; nothing may be fed after."""
-        return self._fed()._close()
+        documents: "list[Any]" = self._fed()._close()
+        return documents
 
-    def raw_decode(self, s, idx=0):
+    def raw_decode(self, s: "str | bytes | bytearray | memoryview", idx: int = 0) -> "tuple[Any, int]":
         """``(value, end)`` for the document that starts exactly at ``idx`` of ``s``, as
         ``json.JSONDecoder.raw_decode``: nothing is skipped before it, nothing after it is
         read; ``end`` is where it stops (characters of a str, bytes of UTF-8 input). Only

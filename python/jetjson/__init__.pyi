@@ -1,14 +1,85 @@
 import json
 import os
-from collections.abc import ItemsView, Iterable, Iterator, KeysView, Sequence, ValuesView
-from typing import IO, Any, Callable, overload
+from collections.abc import ItemsView, Iterable, Iterator, KeysView, Mapping, Sequence, ValuesView
+from typing import IO, Any, Callable, Generic, Literal, TypeVar, final, overload
+
+from _typeshed import SupportsRead, SupportsWrite
+from typing_extensions import Self
+
+# Checked against the module by tests/test_typing.py (stubtest, mypy --strict, pyright).
+_T = TypeVar("_T")
+_R = TypeVar("_R")
+# the document formats of the streams (loads_many, parse_many, map_many, Decoder.feed)
+_Format = Literal["whitespace", "lines", "json_seq", "comma", "array"]
+# a JSON Pointer, or several (each document then gives a tuple of their values)
+_Fields = str | Sequence[str] | None
 
 __version__: str
 
+# as the module's (stubtest checks that the two agree)
+__all__ = [
+    "OPT_APPEND_NEWLINE",
+    "OPT_INDENT_2",
+    "OPT_NAIVE_UTC",
+    "OPT_NON_STR_KEYS",
+    "OPT_OMIT_MICROSECONDS",
+    "OPT_PASSTHROUGH_DATACLASS",
+    "OPT_PASSTHROUGH_DATETIME",
+    "OPT_PASSTHROUGH_SUBCLASS",
+    "OPT_SERIALIZE_DATACLASS",
+    "OPT_SERIALIZE_NUMPY",
+    "OPT_SERIALIZE_UUID",
+    "OPT_SORT_KEYS",
+    "OPT_STRICT_INTEGER",
+    "OPT_UTC_Z",
+    "Array",
+    "delete_path",
+    "dump",
+    "dumpb",
+    "dumps",
+    "dumpb_many",
+    "Decoder",
+    "Fragment",
+    "JSONDecodeError",
+    "JSONEncodeError",
+    "Object",
+    "features",
+    "get",
+    "get_many",
+    "indent",
+    "load",
+    "load_file",
+    "load_many_file",
+    "loads",
+    "loads_many",
+    "map_many",
+    "minify",
+    "parse",
+    "parse_file",
+    "parse_many",
+    "parse_many_file",
+    "release",
+    "set_path",
+    "valid",
+    "canonical",
+    "canonical_bytes",
+]
+__all__ += ["json_to_msgpack", "msgpack_to_json"]
+__all__ += ["ValidationError"]
+
 class JSONDecodeError(json.JSONDecodeError): ...
 
+# type=T: the document as an instance of T (ValidationError when it is not one). A class
+# or a generic alias gives T itself; other type forms (unions, Literal...) give Any.
+@overload
+def loads(s: _Text, *, type: type[_T], forbid_unknown_fields: bool = ...) -> _T: ...
+@overload
+def loads(s: _Text, *, type: Any, forbid_unknown_fields: bool = ...) -> Any: ...
+@overload
+def loads(s: _Text, *, partial: bool | Literal["off", "on", "trailing-strings"] | None) -> Any: ...
+@overload
 def loads(
-    s: str | bytes | bytearray | memoryview,
+    s: _Text,
     *,
     cls: type[json.JSONDecoder] | None = ...,
     object_hook: Callable[[dict[Any, Any]], Any] | None = ...,
@@ -18,8 +89,14 @@ def loads(
     object_pairs_hook: Callable[[list[tuple[Any, Any]]], Any] | None = ...,
     **kw: Any,
 ) -> Any: ...
-def load(fp: IO[str] | IO[bytes], **kw: Any) -> Any: ...
-def load_file(path: str | bytes | os.PathLike[str] | os.PathLike[bytes], *, type: Any = ...) -> Any: ...
+@overload
+def load(fp: SupportsRead[str] | SupportsRead[bytes], *, type: type[_T], forbid_unknown_fields: bool = ...) -> _T: ...
+@overload
+def load(fp: SupportsRead[str] | SupportsRead[bytes], **kw: Any) -> Any: ...
+@overload
+def load_file(path: _Path, *, type: type[_T]) -> _T: ...
+@overload
+def load_file(path: _Path, *, type: Any = ...) -> Any: ...
 def dumps(
     obj: Any,
     *,
@@ -36,7 +113,7 @@ def dumps(
 ) -> str: ...
 def dump(
     obj: Any,
-    fp: IO[str],
+    fp: SupportsWrite[str],
     *,
     skipkeys: bool = ...,
     ensure_ascii: bool = ...,
@@ -53,14 +130,18 @@ def release() -> None: ...
 def features() -> dict[str, Any]: ...
 
 # ---- lazy views: parse / parse_file ----
-class Object:
+@final
+class Object(Mapping[str, Any]):
     """Read-only view of a JSON object (registered as a collections.abc.Mapping).
 
     len() and iteration follow the document's pairs (duplicate keys included); a lookup
     gives the first value of a duplicated key, as_dict() the last (as json.loads)."""
-    def __getitem__(self, key: str) -> Any: ...
-    def get(self, key: str, default: Any = ..., /) -> Any: ...
-    def __contains__(self, key: object) -> bool: ...
+    def __getitem__(self, key: str, /) -> Any: ...
+    @overload
+    def get(self, key: str, /) -> Any | None: ...
+    @overload
+    def get(self, key: str, default: Any, /) -> Any: ...
+    def __contains__(self, key: object, /) -> bool: ...
     def __len__(self) -> int: ...
     def __iter__(self) -> Iterator[str]: ...
     def keys(self) -> KeysView[str]: ...
@@ -69,23 +150,27 @@ class Object:
     def as_dict(self) -> dict[str, Any]: ...
     def at_pointer(self, ptr: str, /) -> Any: ...
 
+# not a Sequence to type checkers (unlike Object, a Mapping): its index() takes no
+# start or stop
+@final
 class Array:
     """Read-only view of a JSON array (registered as a collections.abc.Sequence).
     A slice is a list of the elements (views for nested containers)."""
     @overload
-    def __getitem__(self, index: int) -> Any: ...
+    def __getitem__(self, index: int, /) -> Any: ...
     @overload
-    def __getitem__(self, index: slice) -> list[Any]: ...
+    def __getitem__(self, index: slice, /) -> list[Any]: ...
     def __len__(self) -> int: ...
     def __iter__(self) -> Iterator[Any]: ...
-    def __contains__(self, value: object) -> bool: ...
+    def __contains__(self, value: object, /) -> bool: ...
     def index(self, value: Any, /) -> int: ...
     def count(self, value: Any, /) -> int: ...
     def as_list(self) -> list[Any]: ...
     def at_pointer(self, ptr: str, /) -> Any: ...
 
-def parse(s: str | bytes | bytearray | memoryview, /) -> Object | Array | Any: ...
-def parse_file(path: str | bytes | os.PathLike[str] | os.PathLike[bytes]) -> Object | Array | Any: ...
+# an Object or an Array, or the str, int, float, bool or None of a scalar document
+def parse(s: _Text, /) -> Object | Array | Any: ...
+def parse_file(path: _Path) -> Object | Array | Any: ...
 
 # JSON Pointers (RFC 6901): lookups that build only the value found, and byte-range edits.
 def get(
@@ -112,9 +197,10 @@ def indent(s: str | bytes | bytearray | memoryview, /, indent: int | str = 2) ->
 # TypeError itself, as orjson.JSONEncodeError is
 JSONEncodeError = TypeError
 
+@final
 class Fragment:
     contents: bytes | str
-    def __init__(self, contents: bytes | str, /) -> None: ...
+    def __new__(cls, contents: bytes | str, /) -> Self: ...
 
 OPT_APPEND_NEWLINE: int
 OPT_INDENT_2: int
@@ -164,53 +250,117 @@ def canonical_bytes(data: str | bytes | bytearray | memoryview, /) -> bytes: ...
 # typed decoding: loads(s, type=T), load(fp, type=T), load_file(path, type=T)
 class ValidationError(ValueError): ...
 
-class Decoder:
+# Decoder(T).decode(data) gives a T (as loads(data, type=T)); Decoder() gives Any
+class Decoder(Generic[_T]):
+    @overload
     def __init__(
-        self,
-        type: Any = ...,
+        self: Decoder[Any],
+        type: None = None,
         *,
         forbid_unknown_fields: bool = ...,
-        format: str = ...,
-        fields: str | Sequence[str] | None = ...,
+        format: _Format = ...,
+        fields: _Fields = ...,
+        default: Any = ...,
+        lazy: bool = ...,
+        batch_size: int = ...,
+    ) -> None: ...
+    @overload
+    def __init__(
+        self: Decoder[_T],
+        type: type[_T],
+        *,
+        forbid_unknown_fields: bool = ...,
+        format: _Format = ...,
+        fields: _Fields = ...,
+        default: Any = ...,
+        lazy: bool = ...,
+        batch_size: int = ...,
+    ) -> None: ...
+    @overload
+    def __init__(
+        self: Decoder[Any],
+        type: Any,
+        *,
+        forbid_unknown_fields: bool = ...,
+        format: _Format = ...,
+        fields: _Fields = ...,
         default: Any = ...,
         lazy: bool = ...,
         batch_size: int = ...,
     ) -> None: ...
     type: Any
-    def feed(self, chunk: str | bytes | bytearray | memoryview, /) -> list[Any]: ...
+    def feed(self, chunk: _Text) -> list[Any]: ...
     def close(self) -> list[Any]: ...
-    def decode(self, data: str | bytes | bytearray | memoryview, /) -> Any: ...
+    def decode(self, data: _Text, /) -> _T: ...
+    def raw_decode(self, s: _Text, idx: int = 0) -> tuple[_T, int]: ...
 
 # streams of documents
 _Text = str | bytes | bytearray | memoryview
 _Path = str | bytes | os.PathLike[str] | os.PathLike[bytes]
 
+# with threads (an int) a list, else an iterator
+@overload
 def loads_many(
     data: _Text | IO[bytes],
     *,
-    format: str = ...,
-    fields: str | Sequence[str] | None = ...,
+    format: _Format = ...,
+    fields: _Fields = ...,
     default: Any = ...,
-    threads: int | None = ...,
+    threads: None = None,
     batch_size: int = ...,
-) -> Iterator[Any] | list[Any]: ...
-def parse_many(
-    data: _Text | IO[bytes], *, format: str = ..., threads: int | None = ..., batch_size: int = ...
-) -> Iterator[Any] | list[Any]: ...
-def load_many_file(path: _Path, **kw: Any) -> Iterator[Any] | list[Any]: ...
-def parse_many_file(path: _Path, **kw: Any) -> Iterator[Any] | list[Any]: ...
-def map_many(
-    fn: Callable[[Any], Any],
+) -> Iterator[Any]: ...
+@overload
+def loads_many(
     data: _Text | IO[bytes],
     *,
-    format: str = ...,
-    fields: str | Sequence[str] | None = ...,
+    format: _Format = ...,
+    fields: _Fields = ...,
+    default: Any = ...,
+    threads: int,
+    batch_size: int = ...,
+) -> list[Any]: ...
+@overload
+def parse_many(
+    data: _Text | IO[bytes], *, format: _Format = ..., threads: None = None, batch_size: int = ...
+) -> Iterator[Any]: ...
+@overload
+def parse_many(data: _Text | IO[bytes], *, format: _Format = ..., threads: int, batch_size: int = ...) -> list[Any]: ...
+@overload
+def load_many_file(
+    path: _Path,
+    *,
+    format: _Format = ...,
+    fields: _Fields = ...,
+    default: Any = ...,
+    threads: None = None,
+    batch_size: int = ...,
+) -> Iterator[Any]: ...
+@overload
+def load_many_file(
+    path: _Path,
+    *,
+    format: _Format = ...,
+    fields: _Fields = ...,
+    default: Any = ...,
+    threads: int,
+    batch_size: int = ...,
+) -> list[Any]: ...
+@overload
+def parse_many_file(path: _Path, *, format: _Format = ..., threads: None = None, batch_size: int = ...) -> Iterator[Any]: ...
+@overload
+def parse_many_file(path: _Path, *, format: _Format = ..., threads: int, batch_size: int = ...) -> list[Any]: ...
+def map_many(
+    fn: Callable[[Any], _R],
+    data: _Text | IO[bytes],
+    *,
+    format: _Format = ...,
+    fields: _Fields = ...,
     default: Any = ...,
     drop_none: bool = ...,
     threads: int | None = ...,
     lazy: bool = ...,
     batch_size: int = ...,
-) -> list[Any]: ...
+) -> list[_R]: ...
 def dumpb_many(
     records: Iterable[Any], default: Callable[[Any], Any] | None = ..., option: int | None = ..., *, threads: int | None = ...
 ) -> bytes: ...

@@ -33,6 +33,7 @@ Adding a contender or an operation is one line in ``CONTENDERS`` or
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
 import importlib
 import io
@@ -116,7 +117,7 @@ def _id64(rng: random.Random) -> int:
     return (1 << 59) | rng.getrandbits(59)  # above 2**53: not exact as a double
 
 
-def _user(rng: random.Random) -> dict:
+def _user(rng: random.Random) -> dict[str, Any]:
     uid = _id64(rng) if rng.random() < 0.5 else rng.randrange(1, 1 << 31)
     lang = rng.choice(_LANGS)
     name = _text(rng, lang, 1, 3)
@@ -150,7 +151,7 @@ def _user(rng: random.Random) -> dict:
     }
 
 
-def _status(rng: random.Random, users: list) -> dict:
+def _status(rng: random.Random, users: list[dict[str, Any]]) -> dict[str, Any]:
     sid = _id64(rng)
     lang = rng.choice(_LANGS)
     text = _text(rng, lang)
@@ -218,7 +219,7 @@ def geojson_like(rng: random.Random) -> Any:
 
 
 def catalog_like(rng: random.Random) -> Any:
-    def ids(start: int, n: int) -> list:
+    def ids(start: int, n: int) -> list[int]:
         out, x = [], start
         for _ in range(n):
             x += rng.randrange(1, 40)
@@ -273,7 +274,7 @@ def catalog_like(rng: random.Random) -> Any:
 
 
 # (name, builder, json.dumps keyword arguments)
-DOCUMENTS = [
+DOCUMENTS: list[tuple[str, Callable[[random.Random], Any], dict[str, Any]]] = [
     ("twitter-like", twitter_like, {"ensure_ascii": False, "separators": (",", ":")}),
     ("geojson-like", geojson_like, {"separators": (",", ":")}),
     ("catalog-like", catalog_like, {"ensure_ascii": False, "indent": 2}),
@@ -298,7 +299,7 @@ def find_corpus(arg: Optional[str]) -> Optional[str]:
     return None
 
 
-def load_documents(folder: str) -> list:
+def load_documents(folder: str) -> list[Document]:
     docs = []
     for name in CORPUS_FILES:
         with open(os.path.join(folder, name), "rb") as f:
@@ -307,7 +308,7 @@ def load_documents(folder: str) -> list:
     return docs
 
 
-def make_documents() -> list:
+def make_documents() -> list[Document]:
     rng = random.Random(1)
     docs = []
     for name, build, dump_kw in DOCUMENTS:
@@ -407,7 +408,7 @@ CONTENDERS = [
 # Timing
 # --------------------------------------------------------------------------
 
-def _timed(func: Callable, make: Callable[[], Any], n: int) -> int:
+def _timed(func: Callable[[Any], Any], make: Callable[[], Any], n: int) -> int:
     """ns spent in ``n`` calls; inputs made outside the clock, results
     dropped (freed) inside it.  Starts from a fresh GC state, untimed."""
     gc.collect()
@@ -430,7 +431,7 @@ def _clock_overhead() -> int:
     return best
 
 
-def _calls_for(func: Callable, make: Callable[[], Any], target_ns: float) -> int:
+def _calls_for(func: Callable[[Any], Any], make: Callable[[], Any], target_ns: float) -> int:
     _timed(func, make, 1)  # warm-up
     n = 1
     while True:
@@ -440,8 +441,8 @@ def _calls_for(func: Callable, make: Callable[[], Any], target_ns: float) -> int
         n *= 4
 
 
-def best_times(funcs: dict, make: Callable[[], Any], rounds: int, target_ns: float,
-               overhead: int) -> dict:
+def best_times(funcs: dict[str, Callable[[Any], Any]], make: Callable[[], Any], rounds: int, target_ns: float,
+               overhead: int) -> dict[str, float]:
     """Best mean ns per call of each function over ``rounds`` rounds.
 
     The functions take turns, in an order reversed on every round and
@@ -473,12 +474,12 @@ def best_times(funcs: dict, make: Callable[[], Any], rounds: int, target_ns: flo
 # Report
 # --------------------------------------------------------------------------
 
-def _geomean(xs: list) -> Optional[float]:
+def _geomean(xs: list[float]) -> Optional[float]:
     xs = [x for x in xs if x and x > 0]
     return math.exp(sum(map(math.log, xs)) / len(xs)) if xs else None
 
 
-def _table(headers: list, rows: list) -> str:
+def _table(headers: list[str], rows: list[list[str]]) -> str:
     cells = [headers] + rows
     widths = [max(len(str(r[i])) for r in cells) for i in range(len(headers))]
     lines = []
@@ -494,7 +495,8 @@ def _mbps(x: Optional[float]) -> str:
     return "-" if x is None else f"{x:,.0f}" if x >= 100 else f"{x:.1f}"
 
 
-def run_operation(op_name: str, docs: list, rounds: int, target_ns: float, overhead: int) -> tuple:
+def run_operation(op_name: str, docs: list[Document], rounds: int, target_ns: float,
+                  overhead: int) -> tuple[bool, dict[str, Optional[float]]]:
     """Print one operation's table; return (ok, {contender: geomean speedup})."""
     op = OPERATIONS[op_name]
     funcs, missing = {}, []
@@ -510,7 +512,10 @@ def run_operation(op_name: str, docs: list, rounds: int, target_ns: float, overh
     others = [n for n in funcs if n != SUBJECT]
     ok = True
     checks = 0  # jetjson results compared with the baseline's
-    rows, speeds, ratios, notes = [], {n: [] for n in funcs}, {n: [] for n in others}, []
+    rows: list[list[str]] = []
+    notes: list[str] = []
+    speeds: dict[str, list[float]] = {n: [] for n in funcs}
+    ratios: dict[str, list[float]] = {n: [] for n in others}
     for doc in docs:
         marks, failed = {}, set()
         for name, f in funcs.items():
@@ -528,7 +533,7 @@ def run_operation(op_name: str, docs: list, rounds: int, target_ns: float, overh
                              f"{op.baseline}.{op_name} on {doc.name}: {problem}")
                 ok = ok and name != SUBJECT
         runnable = {n: f for n, f in funcs.items() if n not in failed}
-        best = best_times(runnable, lambda d=doc: op.fresh_input(d), rounds, target_ns, overhead)
+        best = best_times(runnable, functools.partial(op.fresh_input, doc), rounds, target_ns, overhead)
         size = len(doc.raw)
         row = [doc.name, f"{size / 1e6:.2f} MB"]
         for name in funcs:
@@ -587,8 +592,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     target_ns = (QUICK_TARGET_MS if args.quick else DEFAULT_TARGET_MS) * 1e6
     try:
-        feats = jetjson.features()
-        isa = feats.get("isa") if isinstance(feats, dict) else None
+        found = jetjson.features()
+        isa = found.get("isa") if isinstance(found, dict) else None
         feats = f"(isa: {isa})" if isa else ""
     except Exception as e:  # noqa: BLE001 - the bench can still run
         feats = f"(features() failed: {e!r})"

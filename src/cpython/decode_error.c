@@ -26,6 +26,7 @@ static PyObject *jj_decode_error_at(jj_state *st, const char *msg, PyObject *doc
                                     const uint8_t *buf, size_t offset, const jj_text_position *origin) {
     /* what JSONDecodeError.__init__ would store, with the line counted on the bytes
      * rather than by str.count over the decoded text */
+    if (jj_json_ready(st) < 0) return NULL;
     jj_text_position at = jj_position_after(origin ? *origin : jj_text_start, jj_text_position_of(buf, offset));
     PyObject *exc = NULL, *args = NULL, *value = NULL;
     PyObject *text = PyUnicode_FromFormat("%s: line %zu column %zu (char %zu)", msg, at.line, at.column, at.chars);
@@ -102,18 +103,24 @@ static PyObject *jj_doc_set(PyObject *keys, PyObject *args) {
 static PyMethodDef jj_doc_get_def = {"doc", jj_doc_get, METH_O, NULL};
 static PyMethodDef jj_doc_set_def = {"doc", jj_doc_set, METH_VARARGS, NULL};
 
-int jj_decode_error_init(jj_state *st) {
-    st->error_keys = PyTuple_New(JJ_KEY_COUNT);
-    if (!st->error_keys) return -1;
-    for (int k = 0; k < JJ_KEY_COUNT; k++) {
-        PyObject *name = PyUnicode_InternFromString(jj_error_key_names[k]);
-        if (!name) return -1;
-        PyTuple_SET_ITEM(st->error_keys, k, name);
+int jj_decode_error_init(jj_state *st, PyObject *type) {
+    if (!st->error_keys) { /* kept once complete: a retry after a failure starts afresh */
+        PyObject *keys = PyTuple_New(JJ_KEY_COUNT);
+        if (!keys) return -1;
+        for (int k = 0; k < JJ_KEY_COUNT; k++) {
+            PyObject *name = PyUnicode_InternFromString(jj_error_key_names[k]);
+            if (!name) {
+                Py_DECREF(keys);
+                return -1;
+            }
+            PyTuple_SET_ITEM(keys, k, name);
+        }
+        st->error_keys = keys;
     }
     PyObject *get = PyCFunction_New(&jj_doc_get_def, st->error_keys);
     PyObject *set = get ? PyCFunction_New(&jj_doc_set_def, st->error_keys) : NULL;
     PyObject *prop = set ? PyObject_CallFunctionObjArgs((PyObject *)&PyProperty_Type, get, set, NULL) : NULL;
-    int rc = prop ? PyObject_SetAttrString(st->JSONDecodeError, "doc", prop) : -1;
+    int rc = prop ? PyObject_SetAttrString(type, "doc", prop) : -1;
     Py_XDECREF(prop);
     Py_XDECREF(set);
     Py_XDECREF(get);

@@ -284,7 +284,7 @@ static PyMethodDef jj_methods[] = {
     {"load_file", (PyCFunction)(void (*)(void))jj_load_file, METH_FASTCALL | METH_KEYWORDS,
      "load_file(path, *, type=None)\n--\n\nDeserialize the JSON file at path (memory-mapped); with type=, as loads(type=)."},
     {"parse", jj_parse_py, METH_O,
-     "parse(s)\n--\n\nParse s (as loads takes it) into read-only views: jetjson.Object or jetjson.Array."},
+     "parse(s, /)\n--\n\nParse s (as loads takes it) into read-only views: jetjson.Object or jetjson.Array."},
     {"get", (PyCFunction)(void (*)(void))jj_get, METH_FASTCALL | METH_KEYWORDS,
      "get(data, pointer, /, default=<missing>)\n--\n\nThe value at a JSON Pointer, building nothing else."},
     {"get_many", (PyCFunction)(void (*)(void))jj_get_many, METH_FASTCALL | METH_KEYWORDS,
@@ -345,6 +345,8 @@ static PyMethodDef jj_methods[] = {
      "documents without duplicate keys (ValueError), at any nesting depth. Invalid JSON raises\n"
      "JSONDecodeError as loads does."},
     {"_stats", jj_stats, METH_NOARGS, NULL},
+    {"_decode_error_type", jj_decode_error_type, METH_NOARGS,
+     "_decode_error_type()\n--\n\njetjson.JSONDecodeError, made (and json imported) on first need."},
     {"_many", (PyCFunction)(void (*)(void))jj_many_open, METH_FASTCALL, NULL},
     {"_raw_decode", (PyCFunction)(void (*)(void))jj_raw_decode, METH_FASTCALL, NULL},
     {"_dumpb_many", (PyCFunction)(void (*)(void))jj_dumpb_many, METH_FASTCALL, NULL},
@@ -364,19 +366,8 @@ static PyMethodDef jj_methods[] = {
 static int jj_exec(PyObject *module) {
     jj_state *st = jj_get_state(module);
     (void)jj_kernels_in_use(); /* choose (and honour JETJSON_FORCE_ISA) at import */
-    PyObject *json = PyImport_ImportModule("json");
-    if (!json) return -1;
-    st->json_loads = PyObject_GetAttrString(json, "loads");
-    st->json_decode_error = PyObject_GetAttrString(json, "JSONDecodeError");
-    int encode_ok = st->json_decode_error ? jj_dumps_init_state(st, json) : -1;
-    Py_DECREF(json);
-    if (!st->json_loads || !st->json_decode_error || encode_ok < 0) return -1;
-    st->JSONDecodeError = PyErr_NewExceptionWithDoc(
-        "jetjson.JSONDecodeError",
-        "Invalid JSON: a json.JSONDecodeError with the same msg, doc, pos, lineno and colno.",
-        st->json_decode_error, NULL);
-    if (!st->JSONDecodeError || jj_decode_error_init(st) < 0) return -1;
-    if (PyModule_AddObjectRef(module, "JSONDecodeError", st->JSONDecodeError) < 0) return -1;
+    /* json and jetjson.JSONDecodeError come on first need (jj_json_ready) */
+    if (jj_dumps_init_state(st) < 0) return -1;
     if (jj_lazy_add_types(module, st) < 0 || jj_many_add_type(module, st) < 0) return -1;
     if (jj_native_init(st) < 0 || jj_dumpb_init(st, module) < 0) return -1;
     if (jj_typed_init(module, st) < 0) return -1;

@@ -40,7 +40,7 @@ typedef struct jj_native_cache {
 
 typedef struct jj_state {
     jj_native_cache native; /* encode_native.c */
-    PyObject *JSONDecodeError;   /* jetjson.JSONDecodeError */
+    PyObject *JSONDecodeError;   /* jetjson.JSONDecodeError: NULL until jj_json_ready */
     PyObject *error_keys;        /* decode_error.c: its instance dict's keys, interned */
     PyObject *json_loads;        /* json.loads, for what the fast path leaves to json */
     PyObject *json_decode_error; /* json.JSONDecodeError */
@@ -52,7 +52,8 @@ typedef struct jj_state {
     PyObject *lazy_types[7];     /* lazy.h: the types of jetjson.parse's documents and views */
     PyObject *many_type;         /* streams/many.h: the iterator of loads_many/parse_many */
     /* dumps/dump (encode_json_api.c) */
-    PyObject *json_dumps;           /* json.dumps and json.dump, for what is json's to do */
+    PyObject *json_dumps;           /* json.dumps and json.dump, for what is json's to do
+                                     * (these three: jj_json_ready) */
     PyObject *json_dump;
     PyObject *json_encoder_default; /* json.JSONEncoder.default (the function) */
     PyObject *dumps_kw[JJ_DUMPS_KW_COUNT]; /* interned keyword names, in jj_dumps_kw order */
@@ -61,7 +62,7 @@ typedef struct jj_state {
     /* dumpb (encode_orjson*.c, fragment.c) */
     PyObject *JSONEncodeError;   /* jetjson.JSONEncodeError, a TypeError */
     PyTypeObject *Fragment;      /* jetjson.Fragment */
-    PyObject *enum_meta;         /* enum.EnumMeta */
+    PyObject *enum_meta;         /* enum.EnumMeta, once enum is imported (jj_is_enum_member) */
     PyObject *dataclass_field;   /* dataclasses._FIELD, fetched on first use */
     PyObject *str_value, *str_dict, *str_slots, *str_dataclass_fields, *str_field_type;
     size_t dumpb_last_len; /* the last result's length: sizes the next buffer */
@@ -103,6 +104,13 @@ PyObject *jj_tape_big_int(const jj_parser *p, const uint8_t *input, size_t t);
  * `count` counts it as a fallback in _stats(). jj_json_call: json.loads(*args, **kwargs). */
 PyObject *jj_json_loads(jj_state *st, PyObject *data, PyObject *kwargs, int count);
 PyObject *jj_json_call(jj_state *st, PyObject *args, PyObject *kwargs);
+/* json_fallback.c: imports json on first need and fills what the state takes from it
+ * (json.loads, json.dumps..., and makes jetjson.JSONDecodeError, a json.JSONDecodeError):
+ * 0, or -1 with an exception. Call it before using any of those fields.
+ * jj_decode_error_type: the module's _decode_error_type(), which jetjson's
+ * __getattr__ gives as jetjson.JSONDecodeError. */
+int jj_json_ready(jj_state *st);
+PyObject *jj_decode_error_type(PyObject *module, PyObject *unused);
 
 /* paths.c: get, get_many, set_path, delete_path. */
 PyObject *jj_get(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
@@ -137,8 +145,9 @@ int jj_raise_refusal(jj_state *st, const uint8_t *buf, size_t len, PyObject *tex
  * buf: its doc is `doc`, or the bytes object `utf8` decoded when first read. */
 PyObject *jj_decode_error_new(jj_state *st, const char *msg, PyObject *doc, PyObject *utf8, const uint8_t *buf,
                               size_t offset);
-/* Makes st->error_keys and gives st->JSONDecodeError its doc property (module exec). */
-int jj_decode_error_init(jj_state *st);
+/* Makes st->error_keys and gives the new jetjson.JSONDecodeError `type` its doc property
+ * (jj_json_ready). */
+int jj_decode_error_init(jj_state *st, PyObject *type);
 /* json's rules where our caller called us (meth_o: a METH_O entry, see recursion.c). */
 jj_json_rules jj_json_rules_here(int meth_o);
 /* Raises what json raises for a verdict of jj_json_explain on text that starts at byte

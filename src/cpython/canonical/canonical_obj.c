@@ -270,7 +270,7 @@ static int jj_canon_dict(jj_canon_enc *c, PyObject *dict, int ndefault) {
 static int jj_canon_other(jj_canon_enc *c, PyObject *obj, int ndefault) {
     PyTypeObject *type = Py_TYPE(obj);
     jj_state *st = c->e.st;
-    if (PyObject_TypeCheck((PyObject *)type, (PyTypeObject *)st->enum_meta)) {
+    if (jj_is_enum_member(st, obj)) {
         if (jj_canon_enter(c)) return -1; /* a member whose value is a member, forever */
         PyObject *value = PyObject_GetAttr(obj, st->str_value);
         int rc = value ? jj_canon_value(c, value, ndefault) : -1;

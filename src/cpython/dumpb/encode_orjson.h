@@ -226,6 +226,9 @@ int jj_dumpb_fail(jj_dumpb_enc *e, const char *msg);
 
 /* Module setup: JSONEncodeError, Fragment, the OPT_* constants, interned names. */
 int jj_dumpb_init(jj_state *st, PyObject *module);
+/* Whether obj is an enum member. enum.EnumMeta is taken from sys.modules once enum has
+ * been imported (no member can exist before), so importing jetjson does not import it. */
+int jj_is_enum_member(jj_state *st, PyObject *obj);
 int jj_dumpb_traverse(jj_state *st, visitproc visit, void *arg);
 void jj_dumpb_clear(jj_state *st);
 int jj_fragment_init(jj_state *st, PyObject *module);

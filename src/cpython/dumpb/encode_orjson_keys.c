@@ -54,7 +54,7 @@ static PyObject *jj_key_text(jj_dumpb_enc *e, PyObject *key, int nesting) {
         return jj_text(buf, jj_dumpb_format_double(v, buf));
     }
     /* enum members are keyed by their value (an enum of enums is not: keep it finite) */
-    if (nesting < JJ_ENC_MAX_DEFAULT && PyObject_TypeCheck((PyObject *)Py_TYPE(key), (PyTypeObject *)e->st->enum_meta)) {
+    if (nesting < JJ_ENC_MAX_DEFAULT && jj_is_enum_member(e->st, key)) {
         PyObject *value = PyObject_GetAttr(key, e->st->str_value);
         if (!value) return NULL;
         PyObject *text = jj_key_text(e, value, nesting + 1);

@@ -225,12 +225,29 @@ static int jj_dumpb_native(jj_dumpb_enc *e, PyObject *obj, jj_native_kind kind, 
     return 0;
 }
 
+int jj_is_enum_member(jj_state *st, PyObject *obj) {
+    PyTypeObject *meta = Py_TYPE(Py_TYPE(obj));
+    if (meta == &PyType_Type) return 0; /* most classes: no need to look further */
+    if (!st->enum_meta) {
+        PyObject *name = PyUnicode_FromString("enum");
+        PyObject *mod = name ? PyImport_GetModule(name) : NULL;
+        Py_XDECREF(name);
+        PyObject *enum_meta = mod && mod != Py_None ? PyObject_GetAttrString(mod, "EnumMeta") : NULL;
+        Py_XDECREF(mod);
+        if (enum_meta && PyType_Check(enum_meta)) st->enum_meta = Py_NewRef(enum_meta);
+        Py_XDECREF(enum_meta);
+        if (PyErr_Occurred()) PyErr_Clear();
+        if (!st->enum_meta) return 0;
+    }
+    return PyType_IsSubtype(meta, (PyTypeObject *)st->enum_meta);
+}
+
 static int jj_dumpb_other_held(jj_dumpb_enc *e, PyObject *obj, int depth, int ndefault) {
     PyTypeObject *type = Py_TYPE(obj);
     if (type == e->st->Fragment) return jj_dumpb_fragment(e, obj);
     jj_native_kind kind = jj_native_classify(e->st, obj, &e->opts);
     if (kind != JJ_NATIVE_NONE) return jj_dumpb_native(e, obj, kind, depth, ndefault);
-    if (PyObject_TypeCheck((PyObject *)type, (PyTypeObject *)e->st->enum_meta)) {
+    if (jj_is_enum_member(e->st, obj)) {
         /* an enum whose value is (or makes) another member, forever: RecursionError */
         if (Py_EnterRecursiveCall(" while encoding an enum value")) return -1;
         PyObject *value = PyObject_GetAttr(obj, e->st->str_value);
@@ -294,15 +311,6 @@ int jj_dumpb_init(jj_state *st, PyObject *module) {
         jj_intern(&st->str_slots, "__slots__") || jj_intern(&st->str_dataclass_fields, "__dataclass_fields__") ||
         jj_intern(&st->str_field_type, "_field_type"))
         return -1;
-    PyObject *enum_mod = PyImport_ImportModule("enum");
-    if (!enum_mod) return -1;
-    st->enum_meta = PyObject_GetAttrString(enum_mod, "EnumMeta");
-    Py_DECREF(enum_mod);
-    if (!st->enum_meta) return -1;
-    if (!PyType_Check(st->enum_meta)) {
-        PyErr_SetString(PyExc_TypeError, "enum.EnumMeta is not a type");
-        return -1;
-    }
     return jj_fragment_init(st, module);
 }
 

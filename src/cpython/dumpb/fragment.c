@@ -46,7 +46,7 @@ static PyType_Slot jj_fragment_slots[] = {
     {Py_tp_traverse, jj_fragment_traverse},
     {Py_tp_clear, jj_fragment_clear},
     {Py_tp_members, jj_fragment_members},
-    {Py_tp_doc, "Fragment(contents)\n--\n\nAlready-serialized JSON (bytes or str) that dumpb writes as is."},
+    {Py_tp_doc, "Fragment(contents, /)\n--\n\nAlready-serialized JSON (bytes or str) that dumpb writes as is."},
     {0, NULL},
 };
 

@@ -464,7 +464,7 @@ static int jj_dumps_default(jj_dumps_enc *e, PyObject *o, Py_ssize_t level) {
     if (!e->py_path && jj_dumps_freeze_live(e)) goto done;
     if (e->default_fn)
         replaced = PyObject_CallOneArg(e->default_fn, o);
-    else /* json.JSONEncoder.default, whose TypeError names the type as json does */
+    else if (jj_json_ready(e->st) == 0) /* json.JSONEncoder.default: its TypeError names the type as json's */
         replaced = PyObject_CallFunctionObjArgs(e->st->json_encoder_default, Py_None, o, NULL);
     if (!replaced || jj_dumps_enter(e)) goto done;
     rc = jj_dumps_value_at(e, replaced, level);

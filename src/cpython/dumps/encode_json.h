@@ -164,8 +164,10 @@ void jj_dumps_release(jj_dumps_enc *e);
 
 PyObject *jj_dumps(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 PyObject *jj_dump(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
-/* Interned keyword names and json's functions, cached in the module state. */
-int jj_dumps_init_state(jj_state *st, PyObject *json);
+/* Interned keyword names, cached in the module state (module exec). */
+int jj_dumps_init_state(jj_state *st);
+/* What dumps takes from json (jj_json_ready, on first need): 0, or -1 with an exception. */
+int jj_dumps_init_json(jj_state *st, PyObject *json);
 int jj_dumps_traverse_state(jj_state *st, visitproc visit, void *arg);
 void jj_dumps_clear_state(jj_state *st);
 

@@ -56,19 +56,30 @@ static Py_ssize_t jj_dumps_python_frames_left(int for_dump) {
 #endif
 }
 
-int jj_dumps_init_state(jj_state *st, PyObject *json) {
-    st->json_dumps = PyObject_GetAttrString(json, "dumps");
-    st->json_dump = st->json_dumps ? PyObject_GetAttrString(json, "dump") : NULL;
-    PyObject *encoder = st->json_dump ? PyObject_GetAttrString(json, "JSONEncoder") : NULL;
-    st->json_encoder_default = encoder ? PyObject_GetAttrString(encoder, "default") : NULL;
-    Py_XDECREF(encoder);
-    if (!st->json_encoder_default) return -1;
+int jj_dumps_init_state(jj_state *st) {
     for (int i = 0; i < JJ_DUMPS_KW_COUNT; i++) {
         st->dumps_kw[i] = PyUnicode_InternFromString(jj_dumps_kw_names[i]);
         if (!st->dumps_kw[i]) return -1;
     }
     st->space = PyUnicode_FromString(" ");
     return st->space ? 0 : -1;
+}
+
+int jj_dumps_init_json(jj_state *st, PyObject *json) {
+    PyObject *dumps = PyObject_GetAttrString(json, "dumps");
+    PyObject *dump = dumps ? PyObject_GetAttrString(json, "dump") : NULL;
+    PyObject *encoder = dump ? PyObject_GetAttrString(json, "JSONEncoder") : NULL;
+    PyObject *encoder_default = encoder ? PyObject_GetAttrString(encoder, "default") : NULL;
+    Py_XDECREF(encoder);
+    if (!encoder_default) {
+        Py_XDECREF(dump);
+        Py_XDECREF(dumps);
+        return -1;
+    }
+    Py_XSETREF(st->json_dumps, dumps);
+    Py_XSETREF(st->json_dump, dump);
+    Py_XSETREF(st->json_encoder_default, encoder_default);
+    return 0;
 }
 
 int jj_dumps_traverse_state(jj_state *st, visitproc visit, void *arg) {
@@ -237,7 +248,7 @@ PyObject *jj_dumps(PyObject *module, PyObject *const *args, Py_ssize_t nargs, Py
     PyObject *result = NULL;
     if (nargs == 1 && !jj_dumps_parse_keywords(st, args + nargs, kwnames, kw))
         result = jj_dumps_encode(st, args[0], kw, 0, &to_json);
-    if (to_json) result = PyObject_Vectorcall(st->json_dumps, args, (size_t)nargs, kwnames);
+    if (to_json && jj_json_ready(st) == 0) result = PyObject_Vectorcall(st->json_dumps, args, (size_t)nargs, kwnames);
     return result;
 }
 
@@ -248,7 +259,7 @@ PyObject *jj_dump(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyO
     PyObject *text = NULL;
     if (nargs == 2 && !jj_dumps_parse_keywords(st, args + nargs, kwnames, kw))
         text = jj_dumps_encode(st, args[0], kw, 1, &to_json);
-    if (to_json) return PyObject_Vectorcall(st->json_dump, args, (size_t)nargs, kwnames);
+    if (to_json) return jj_json_ready(st) < 0 ? NULL : PyObject_Vectorcall(st->json_dump, args, (size_t)nargs, kwnames);
     if (!text) return NULL;
     PyObject *written = PyObject_CallMethod(args[1], "write", "O", text);
     Py_DECREF(text);

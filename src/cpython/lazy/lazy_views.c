@@ -197,14 +197,14 @@ static PyObject *jj_object_repr(PyObject *self) {
 
 static PyMethodDef jj_object_methods[] = {
     {"get", (PyCFunction)(void (*)(void))jj_object_get, METH_FASTCALL,
-     "get(key, default=None)\n--\n\nThe value of key (first of duplicate keys), else default."},
+     "get($self, key, default=None, /)\n--\n\nThe value of key (first of duplicate keys), else default."},
     {"keys", jj_object_keys, METH_NOARGS, "A set-like view of the keys, in document order."},
     {"values", jj_object_values, METH_NOARGS, "A view of the values, in document order."},
     {"items", jj_object_items, METH_NOARGS, "A view of the (key, value) pairs, in document order."},
     {"as_dict", jj_view_build, METH_NOARGS,
-     "as_dict()\n--\n\nThe whole object as a dict, exactly as loads makes it (the last of duplicate keys wins)."},
+     "as_dict($self, /)\n--\n\nThe whole object as a dict, exactly as loads makes it (the last of duplicate keys wins)."},
     {"at_pointer", jj_view_at_pointer, METH_O,
-     "at_pointer(ptr)\n--\n\nThe value at the RFC 6901 JSON pointer ptr, relative to this object."},
+     "at_pointer($self, ptr, /)\n--\n\nThe value at the RFC 6901 JSON pointer ptr, relative to this object."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -346,11 +346,11 @@ static PyObject *jj_array_repr(PyObject *self) {
 
 static PyMethodDef jj_array_methods[] = {
     {"as_list", jj_view_build, METH_NOARGS,
-     "as_list()\n--\n\nThe whole array as a list, exactly as loads makes it."},
+     "as_list($self, /)\n--\n\nThe whole array as a list, exactly as loads makes it."},
     {"at_pointer", jj_view_at_pointer, METH_O,
-     "at_pointer(ptr)\n--\n\nThe value at the RFC 6901 JSON pointer ptr, relative to this array."},
-    {"index", jj_array_index, METH_O, "index(value)\n--\n\nThe first index of an element equal to value."},
-    {"count", jj_array_count, METH_O, "count(value)\n--\n\nHow many elements equal value."},
+     "at_pointer($self, ptr, /)\n--\n\nThe value at the RFC 6901 JSON pointer ptr, relative to this array."},
+    {"index", jj_array_index, METH_O, "index($self, value, /)\n--\n\nThe first index of an element equal to value."},
+    {"count", jj_array_count, METH_O, "count($self, value, /)\n--\n\nHow many elements equal value."},
     {NULL, NULL, 0, NULL},
 };
 
