@@ -133,6 +133,15 @@ def _many_args(format, batch_size, threads):
     return code
 
 
+def _typed(stream, type, forbid_unknown_fields, fields, lazy):
+    """The stream decoding each document as ``loads(doc, type=type)`` does, when a type is given."""
+    if type is None:
+        return stream
+    if fields is not None or lazy:
+        raise ValueError("type= cannot be combined with fields= or lazy=True")
+    return _TypedDecoder(type, forbid_unknown_fields=forbid_unknown_fields)._attach(stream)
+
+
 def _mapped(path):
     """The file's bytes, mapped read-only (read when it cannot be mapped: empty, a pipe)."""
     import mmap
@@ -147,7 +156,8 @@ def _mapped(path):
         return f.read()
 
 
-def loads_many(data, *, format="whitespace", fields=None, default=None, threads=None, batch_size=_BATCH_SIZE):
+def loads_many(data, *, type=None, forbid_unknown_fields=False, format="whitespace", fields=None, default=None,
+               threads=None, batch_size=_BATCH_SIZE):
     """The documents of ``data`` one by one, each as ``loads`` returns it. ``data`` is
     bytes, bytearray, memoryview or str, or a binary file object (read in blocks of
     about ``batch_size`` bytes: memory stays bounded whatever the file's size).
@@ -159,9 +169,13 @@ def loads_many(data, *, format="whitespace", fields=None, default=None, threads=
     pointer leads nowhere. A malformed document raises ``JSONDecodeError`` with json's
     message and its position in the whole input, after the documents before it. With
     ``threads`` (an int; 0 for one per processor) the result is a list.
+
+    ``type``: each document as ``loads(doc, type=type)`` gives it (not with ``fields``);
+    a ``ValidationError``'s path then starts with the document's number, counted from 0
+    (``$[3].owner.id``), as ``msgspec.json.Decoder(type).decode_lines`` says it.
     """
     code = _many_args(format, batch_size, threads)
-    it = _many(data, code, False, fields, default, batch_size)
+    it = _typed(_many(data, code, False, fields, default, batch_size), type, forbid_unknown_fields, fields, False)
     return it if threads is None else list(it)
 
 
@@ -184,14 +198,16 @@ def parse_many(data, *, format="whitespace", threads=None, batch_size=_BATCH_SIZ
     return it if threads is None else list(it)
 
 
-def map_many(fn, data, *, format="whitespace", fields=None, default=None, drop_none=False, threads=None,
-             lazy=False, batch_size=_BATCH_SIZE):
+def map_many(fn, data, *, type=None, forbid_unknown_fields=False, format="whitespace", fields=None, default=None,
+             drop_none=False, threads=None, lazy=False, batch_size=_BATCH_SIZE):
     """``[fn(doc) for doc in loads_many(data, ...)]`` (documents as ``parse`` gives them
-    with ``lazy=True``), leaving out the results that are None with ``drop_none``."""
+    with ``lazy=True``, as ``loads(doc, type=type)`` with ``type``), leaving out the
+    results that are None with ``drop_none``."""
     if lazy and fields is not None:
         raise ValueError("fields cannot be combined with lazy=True")
     code = _many_args(format, batch_size, threads)
-    it = _many(data, code, bool(lazy), fields, default, batch_size)
+    it = _typed(_many(data, code, bool(lazy), fields, default, batch_size), type, forbid_unknown_fields, fields,
+                lazy)
     if drop_none:
         return [r for r in map(fn, it) if r is not None]
     return list(map(fn, it))
@@ -219,7 +235,9 @@ class Decoder:
     the list of documents that chunk completes; ``close()`` those the end of the input
     completes (a number at the very end), and raises ``JSONDecodeError`` for a document
     left unfinished. Formats, ``fields``, ``default`` and ``lazy`` as in
-    ``loads_many``/``parse_many``; error positions count from the first chunk.
+    ``loads_many``/``parse_many``; error positions count from the first chunk. With
+    ``type``, each fed document is decoded as ``decode`` does (a ``ValidationError``'s
+    path starts with the document's number, as in ``loads_many(type=)``).
     """
 
     def __init__(self, type=None, *, forbid_unknown_fields=False, format="whitespace", fields=None, default=None,
@@ -229,18 +247,22 @@ class Decoder:
         code = _many_args(format, batch_size, None)
         self._format = (code, bool(lazy), fields, default, batch_size)
         self._stream = None
+        self._typed = None
         if type is None and not forbid_unknown_fields:
             self.type = None
             self.decode = loads
         else:
-            typed = _TypedDecoder(type, forbid_unknown_fields=forbid_unknown_fields)
-            self.type = typed.type
-            self.decode = typed.decode
+            if fields is not None or lazy:
+                raise ValueError("type= cannot be combined with fields= or lazy=True")
+            self._typed = _TypedDecoder(type, forbid_unknown_fields=forbid_unknown_fields)
+            self.type = self._typed.type
+            self.decode = self._typed.decode
 
     def _fed(self):
         if self._stream is None:
             code, lazy, fields, default, batch_size = self._format
-            self._stream = _many(None, code, lazy, fields, default, batch_size)
+            stream = _many(None, code, lazy, fields, default, batch_size)
+            self._stream = stream if self._typed is None else self._typed._attach(stream)
         return self._stream
 
     def feed(self, chunk):

@@ -188,6 +188,8 @@ _Path = str | bytes | os.PathLike[str] | os.PathLike[bytes]
 def loads_many(
     data: _Text | IO[bytes],
     *,
+    type: Any = ...,
+    forbid_unknown_fields: bool = ...,
     format: str = ...,
     fields: str | Sequence[str] | None = ...,
     default: Any = ...,
@@ -203,6 +205,8 @@ def map_many(
     fn: Callable[[Any], Any],
     data: _Text | IO[bytes],
     *,
+    type: Any = ...,
+    forbid_unknown_fields: bool = ...,
     format: str = ...,
     fields: str | Sequence[str] | None = ...,
     default: Any = ...,

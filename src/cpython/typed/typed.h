@@ -113,14 +113,16 @@ PyObject *jj_typed_plan(jj_state *st, PyObject *type);
 jj_tplan *jj_typed_plan_get(PyObject *capsule);
 
 /* typed_decode.c: the value at tape index 0 of a document of input[0..len) parsed by
- * jj_parse_lazy, as `root` (raw entries are finished where they are read). NULL with
- * jetjson.ValidationError (with the path), or another exception. */
+ * jj_parse_lazy (or fully parsed), as `root` (raw entries are finished where they are
+ * read). NULL with jetjson.ValidationError (with the path), or another exception. `doc`
+ * >= 0: the document's number in a stream, the first step of the path ("$[3].id", as
+ * msgspec's decode_lines says it); -1 for a lone document. */
 PyObject *jj_typed_build(jj_state *st, jj_parser *p, const uint8_t *input, size_t len, const jj_tnode *root,
-                          int flags);
+                          int flags, Py_ssize_t doc);
 
 /* typed_object.c: the same conversion from the objects json.loads returned (for the
  * documents json accepts and the engine does not). */
-PyObject *jj_typed_from_object(jj_state *st, const jj_tnode *root, PyObject *value, int flags);
+PyObject *jj_typed_from_object(jj_state *st, const jj_tnode *root, PyObject *value, int flags, Py_ssize_t doc);
 
 /* typed_str.c: the string s[0..len) as n's str_kind (datetime, date, time, UUID,
  * Decimal, bytes, bytearray); NULL with a validation error recorded in e, or another
@@ -166,6 +168,15 @@ int jj_tpath_from_exception(jj_tpath *e);
 struct jj_tpath;
 PyObject *jj_typed_record(struct jj_tpath *e, const jj_tnode *n, PyObject **vals);
 PyObject *jj_typed_length_error(struct jj_tpath *e, const jj_tnode *n);
+
+/* typed_stream.c: streams with type= (streams/many.h). A stream's next document as
+ * its type, from p's tape (input[0..len) what p read), or from json's value of it
+ * (stolen); the stream's count of documents moves on. */
+struct jj_many_iter;
+PyObject *jj_typed_stream_document(struct jj_many_iter *it, jj_parser *p, const uint8_t *input, size_t len);
+PyObject *jj_typed_stream_object(struct jj_many_iter *it, PyObject *value);
+/* Gives the plan (a capsule of jj_typed_plan) and flags to a stream not yet read. 0 or -1. */
+int jj_typed_stream_attach(jj_state *st, PyObject *stream, PyObject *plan, int flags);
 
 /* typed_api.c */
 struct jj_request;

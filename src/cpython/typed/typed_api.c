@@ -9,7 +9,7 @@
  * double...), converted from what json.loads returned. */
 static PyObject *jt_from_json(jj_state *st, const jj_tnode *root, PyObject *value, int flags) {
     if (!value) return NULL;
-    PyObject *result = jj_typed_from_object(st, root, value, flags);
+    PyObject *result = jj_typed_from_object(st, root, value, flags, -1);
     Py_DECREF(value);
     return result;
 }
@@ -21,7 +21,7 @@ static PyObject *jt_request(jj_request *r, const jj_tnode *root, int flags) {
     jj_request_relock(saved);
     if (err != JJ_OK) return jt_from_json(r->st, root, jj_request_refused(r, err), flags);
     if (jj_depth_check(r->parser) < 0) return NULL;
-    return jj_typed_build(r->st, r->parser, r->in.buf, r->in.len, root, flags);
+    return jj_typed_build(r->st, r->parser, r->in.buf, r->in.len, root, flags, -1);
 }
 
 static PyObject *jt_decode(jj_state *st, PyObject *plan, PyObject *data, int flags) {
@@ -105,11 +105,20 @@ static PyObject *jt_decoder_decode(jt_decoder *self, PyObject *data) {
     return st ? jt_decode(st, self->plan, data, self->flags) : NULL;
 }
 
+/* _attach(stream): the stream's documents are decoded as this decoder decodes one. */
+static PyObject *jt_decoder_attach(jt_decoder *self, PyObject *stream) {
+    jj_state *st = PyType_GetModuleState(Py_TYPE(self));
+    if (!st || jj_typed_stream_attach(st, stream, self->plan, self->flags) < 0) return NULL;
+    return Py_NewRef(stream);
+}
+
 static PyObject *jt_decoder_repr(jt_decoder *self) { return PyUnicode_FromFormat("jetjson.Decoder(%R)", self->type); }
 
 static PyMethodDef jt_decoder_methods[] = {
     {"decode", (PyCFunction)jt_decoder_decode, METH_O,
      "decode(data, /)\n--\n\nThe JSON document data (as loads takes it) as an instance of the decoder's type."},
+    {"_attach", (PyCFunction)jt_decoder_attach, METH_O,
+     "_attach(stream, /)\n--\n\nMakes a new stream (loads_many's iterator) decode each document as decode() does."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -430,12 +430,15 @@ static PyObject *jt_value(jt_ctx *c, const jj_tnode *n, size_t *pt) {
 }
 
 PyObject *jj_typed_build(jj_state *st, jj_parser *p, const uint8_t *input, size_t len, const jj_tnode *root,
-                          int flags) {
+                          int flags, Py_ssize_t doc) {
     jt_ctx c = {st, p, p->tape, input, len, {NULL, NULL, 0, flags}};
     size_t t = 0;
     int gc_was_enabled = PyGC_Disable();
     PyObject *v = jt_value(&c, root, &t);
     if (gc_was_enabled) PyGC_Enable();
-    if (!v) jj_tpath_raise(st, &c.err);
+    if (!v) {
+        if (doc >= 0) jj_tpath_index(&c.err, doc);
+        jj_tpath_raise(st, &c.err);
+    }
     return v;
 }

@@ -199,9 +199,12 @@ static PyObject *jo_value(jj_tpath *e, const jj_tnode *n, PyObject *v) {
     return r;
 }
 
-PyObject *jj_typed_from_object(jj_state *st, const jj_tnode *root, PyObject *value, int flags) {
+PyObject *jj_typed_from_object(jj_state *st, const jj_tnode *root, PyObject *value, int flags, Py_ssize_t doc) {
     jj_tpath e = {NULL, NULL, 0, flags};
     PyObject *v = jo_value(&e, root, value);
-    if (!v) jj_tpath_raise(st, &e);
+    if (!v) {
+        if (doc >= 0) jj_tpath_index(&e, doc);
+        jj_tpath_raise(st, &e);
+    }
     return v;
 }
