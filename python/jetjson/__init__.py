@@ -133,13 +133,13 @@ def _many_args(format, batch_size, threads):
     return code
 
 
-def _typed(stream, type, forbid_unknown_fields, fields, lazy):
+def _typed(stream, type, forbid_unknown_fields, rename, fields, lazy):
     """The stream decoding each document as ``loads(doc, type=type)`` does, when a type is given."""
     if type is None:
         return stream
     if fields is not None or lazy:
         raise ValueError("type= cannot be combined with fields= or lazy=True")
-    return _TypedDecoder(type, forbid_unknown_fields=forbid_unknown_fields)._attach(stream)
+    return _TypedDecoder(type, forbid_unknown_fields=forbid_unknown_fields, rename=rename)._attach(stream)
 
 
 def _mapped(path):
@@ -156,7 +156,7 @@ def _mapped(path):
         return f.read()
 
 
-def loads_many(data, *, type=None, forbid_unknown_fields=False, format="whitespace", fields=None, default=None,
+def loads_many(data, *, type=None, forbid_unknown_fields=False, rename=None, format="whitespace", fields=None, default=None,
                threads=None, batch_size=_BATCH_SIZE):
     """The documents of ``data`` one by one, each as ``loads`` returns it. ``data`` is
     bytes, bytearray, memoryview or str, or a binary file object (read in blocks of
@@ -170,12 +170,14 @@ def loads_many(data, *, type=None, forbid_unknown_fields=False, format="whitespa
     message and its position in the whole input, after the documents before it. With
     ``threads`` (an int; 0 for one per processor) the result is a list.
 
-    ``type``: each document as ``loads(doc, type=type)`` gives it (not with ``fields``);
+    ``type`` (with ``forbid_unknown_fields`` and ``rename`` as ``loads`` takes them): each
+    document as ``loads(doc, type=type)`` gives it (not with ``fields``);
     a ``ValidationError``'s path then starts with the document's number, counted from 0
     (``$[3].owner.id``), as ``msgspec.json.Decoder(type).decode_lines`` says it.
     """
     code = _many_args(format, batch_size, threads)
-    it = _typed(_many(data, code, False, fields, default, batch_size), type, forbid_unknown_fields, fields, False)
+    it = _typed(_many(data, code, False, fields, default, batch_size), type, forbid_unknown_fields, rename, fields,
+                False)
     return it if threads is None else list(it)
 
 
@@ -198,7 +200,7 @@ def parse_many(data, *, format="whitespace", threads=None, batch_size=_BATCH_SIZ
     return it if threads is None else list(it)
 
 
-def map_many(fn, data, *, type=None, forbid_unknown_fields=False, format="whitespace", fields=None, default=None,
+def map_many(fn, data, *, type=None, forbid_unknown_fields=False, rename=None, format="whitespace", fields=None, default=None,
              drop_none=False, threads=None, lazy=False, batch_size=_BATCH_SIZE):
     """``[fn(doc) for doc in loads_many(data, ...)]`` (documents as ``parse`` gives them
     with ``lazy=True``, as ``loads(doc, type=type)`` with ``type``), leaving out the
@@ -206,8 +208,8 @@ def map_many(fn, data, *, type=None, forbid_unknown_fields=False, format="whites
     if lazy and fields is not None:
         raise ValueError("fields cannot be combined with lazy=True")
     code = _many_args(format, batch_size, threads)
-    it = _typed(_many(data, code, bool(lazy), fields, default, batch_size), type, forbid_unknown_fields, fields,
-                lazy)
+    it = _typed(_many(data, code, bool(lazy), fields, default, batch_size), type, forbid_unknown_fields, rename,
+                fields, lazy)
     if drop_none:
         return [r for r in map(fn, it) if r is not None]
     return list(map(fn, it))
@@ -240,21 +242,21 @@ class Decoder:
     path starts with the document's number, as in ``loads_many(type=)``).
     """
 
-    def __init__(self, type=None, *, forbid_unknown_fields=False, format="whitespace", fields=None, default=None,
-                 lazy=False, batch_size=_BATCH_SIZE):
+    def __init__(self, type=None, *, forbid_unknown_fields=False, rename=None, format="whitespace", fields=None,
+                 default=None, lazy=False, batch_size=_BATCH_SIZE):
         if lazy and fields is not None:
             raise ValueError("fields cannot be combined with lazy=True")
         code = _many_args(format, batch_size, None)
         self._format = (code, bool(lazy), fields, default, batch_size)
         self._stream = None
         self._typed = None
-        if type is None and not forbid_unknown_fields:
+        if type is None and not forbid_unknown_fields and rename is None:
             self.type = None
             self.decode = loads
         else:
             if fields is not None or lazy:
                 raise ValueError("type= cannot be combined with fields= or lazy=True")
-            self._typed = _TypedDecoder(type, forbid_unknown_fields=forbid_unknown_fields)
+            self._typed = _TypedDecoder(type, forbid_unknown_fields=forbid_unknown_fields, rename=rename)
             self.type = self._typed.type
             self.decode = self._typed.decode
 

@@ -1,6 +1,6 @@
 import json
 import os
-from collections.abc import ItemsView, Iterable, Iterator, KeysView, Sequence, ValuesView
+from collections.abc import ItemsView, Iterable, Iterator, KeysView, Mapping, Sequence, ValuesView
 from typing import IO, Any, Callable, overload
 
 __version__: str
@@ -164,12 +164,16 @@ def canonical_bytes(data: str | bytes | bytearray | memoryview, /) -> bytes: ...
 # typed decoding: loads(s, type=T), load(fp, type=T), load_file(path, type=T)
 class ValidationError(ValueError): ...
 
+# rename= of loads(type=), Decoder, loads_many: as msgspec's Struct option `rename`
+_Rename = str | Mapping[str, str | None] | Callable[[str], str | None] | None
+
 class Decoder:
     def __init__(
         self,
         type: Any = ...,
         *,
         forbid_unknown_fields: bool = ...,
+        rename: _Rename = ...,
         format: str = ...,
         fields: str | Sequence[str] | None = ...,
         default: Any = ...,
@@ -190,6 +194,7 @@ def loads_many(
     *,
     type: Any = ...,
     forbid_unknown_fields: bool = ...,
+    rename: _Rename = ...,
     format: str = ...,
     fields: str | Sequence[str] | None = ...,
     default: Any = ...,
@@ -207,6 +212,7 @@ def map_many(
     *,
     type: Any = ...,
     forbid_unknown_fields: bool = ...,
+    rename: _Rename = ...,
     format: str = ...,
     fields: str | Sequence[str] | None = ...,
     default: Any = ...,

@@ -90,24 +90,11 @@ static PyObject *jj_loads(PyObject *module, PyObject *const *args, Py_ssize_t na
     if (nargs == 1 && (!kwnames || jj_keywords_are_defaults(args, nargs, kwnames)))
         return jj_loads_fast(st, args[0]);
     Py_ssize_t type_at = kwnames ? jj_type_keyword(kwnames) : -1;
-    if (type_at >= 0) { /* loads(data, type=T[, forbid_unknown_fields=]): json's keywords do not apply */
-        PyObject *type = args[nargs + type_at];
-        int flags = 0;
-        Py_ssize_t nkw = PyTuple_GET_SIZE(kwnames);
-        if (nargs == 1 && nkw == 2) {
-            PyObject *other = PyTuple_GET_ITEM(kwnames, 1 - type_at);
-            int forbid = PyUnicode_CompareWithASCIIString(other, "forbid_unknown_fields") == 0
-                             ? PyObject_IsTrue(args[nargs + 1 - type_at])
-                             : -2;
-            if (forbid == -1) return NULL;
-            if (forbid >= 0) nkw = 1, flags = forbid ? JJ_TYPED_FORBID_UNKNOWN : 0;
-        }
-        if (nargs != 1 || nkw != 1) {
-            PyErr_SetString(PyExc_TypeError,
-                            "loads() takes the document, type= and forbid_unknown_fields= only when type= is given");
-            return NULL;
-        }
-        return type == Py_None ? jj_loads_fast(st, args[0]) : jj_typed_loads(st, args[0], type, flags);
+    if (type_at >= 0) { /* loads(data, type=T, ...): typed/'s keywords, not json's */
+        PyObject *type, *rename;
+        int flags;
+        if (jj_typed_keywords(args, nargs, kwnames, &type, &flags, &rename) < 0) return NULL;
+        return type == Py_None ? jj_loads_fast(st, args[0]) : jj_typed_loads(st, args[0], type, flags, rename);
     }
     /* anything else is json's business, argument errors included */
     PyObject *kwargs = NULL;
@@ -203,7 +190,7 @@ static PyObject *jj_load_file(PyObject *module, PyObject *const *args, Py_ssize_
         PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, arg);
     } else if (!S_ISREG(info.st_mode) || info.st_size == 0) {
         PyObject *bytes = jj_read_all(fd, arg);
-        if (bytes) result = type == Py_None ? jj_loads_fast(st, bytes) : jj_typed_loads(st, bytes, type, 0);
+        if (bytes) result = type == Py_None ? jj_loads_fast(st, bytes) : jj_typed_loads(st, bytes, type, 0, NULL);
         Py_XDECREF(bytes);
     } else {
         size_t len = (size_t)info.st_size;

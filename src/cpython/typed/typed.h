@@ -53,8 +53,9 @@ enum {
 typedef struct jj_tnode jj_tnode;
 
 typedef struct jj_tfield {
-    PyObject *name;    /* interned str */
-    const char *utf8;  /* the name's UTF-8 (owned by name), matched against tape keys */
+    PyObject *name;    /* interned str: the attribute (dataclass) or key (TypedDict) */
+    PyObject *key;     /* the name in JSON: name, or what rename= made of it */
+    const char *utf8;  /* the key's UTF-8 (owned by key), matched against tape keys */
     size_t len;
     jj_tnode *type;
     PyObject *dflt;    /* default value, or NULL */
@@ -107,9 +108,16 @@ typedef struct jj_tplan {
 } jj_tplan;
 
 /* typed_compile.c: the plan of `type` from the cache, else compiled (and cached when
- * the type is hashable). A new reference to a capsule; NULL with TypeError for a type
- * that cannot be decoded. */
-PyObject *jj_typed_plan(jj_state *st, PyObject *type);
+ * the type and rename are hashable). rename: NULL/None, or rename= of msgspec's kinds
+ * (typed_rename.c). A new reference to a capsule; NULL with TypeError for a type that
+ * cannot be decoded (ValueError/TypeError for a bad rename). */
+PyObject *jj_typed_plan(jj_state *st, PyObject *type, PyObject *rename);
+
+/* typed_rename.c: rename= checked (0, or -1 with msgspec's error), and applied to the
+ * fields of a dataclass or TypedDict node: each field's key becomes the JSON name
+ * rename makes of its name (-1 with an exception, names clashing included). */
+int jj_typed_rename_check(PyObject *rename);
+int jj_typed_rename_fields(jj_tnode *n, PyObject *rename);
 jj_tplan *jj_typed_plan_get(PyObject *capsule);
 
 /* typed_decode.c: the value at tape index 0 of a document of input[0..len) parsed by
@@ -181,7 +189,12 @@ int jj_typed_stream_attach(jj_state *st, PyObject *stream, PyObject *plan, int f
 /* typed_api.c */
 struct jj_request;
 PyObject *jj_typed_request(struct jj_request *r, PyObject *type, int flags);
-PyObject *jj_typed_loads(jj_state *st, PyObject *data, PyObject *type, int flags);
+PyObject *jj_typed_loads(jj_state *st, PyObject *data, PyObject *type, int flags, PyObject *rename);
+/* loads(data, type=T, forbid_unknown_fields=, rename=): the keywords (kwnames, values
+ * after the nargs positional ones) read into type, flags and rename (NULL when not
+ * given); -1 with TypeError when others are given too. */
+int jj_typed_keywords(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, PyObject **type, int *flags,
+                      PyObject **rename);
 PyObject *jj_typed_load_file(jj_state *st, PyObject *path, PyObject *type);
 int jj_typed_init(PyObject *module, jj_state *st);
 int jj_typed_traverse(jj_state *st, visitproc visit, void *arg);

@@ -35,8 +35,8 @@ static PyObject *jt_decode(jj_state *st, PyObject *plan, PyObject *data, int fla
     return result;
 }
 
-PyObject *jj_typed_loads(jj_state *st, PyObject *data, PyObject *type, int flags) {
-    PyObject *plan = jj_typed_plan(st, type);
+PyObject *jj_typed_loads(jj_state *st, PyObject *data, PyObject *type, int flags, PyObject *rename) {
+    PyObject *plan = jj_typed_plan(st, type, rename);
     if (!plan) return NULL;
     PyObject *result = jt_decode(st, plan, data, flags);
     Py_DECREF(plan);
@@ -44,11 +44,38 @@ PyObject *jj_typed_loads(jj_state *st, PyObject *data, PyObject *type, int flags
 }
 
 PyObject *jj_typed_request(jj_request *r, PyObject *type, int flags) {
-    PyObject *plan = jj_typed_plan(r->st, type);
+    PyObject *plan = jj_typed_plan(r->st, type, NULL);
     if (!plan) return NULL;
     PyObject *result = jt_request(r, jj_typed_plan_get(plan)->nodes[0], flags);
     Py_DECREF(plan);
     return result;
+}
+
+int jj_typed_keywords(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, PyObject **type, int *flags,
+                      PyObject **rename) {
+    *type = NULL;
+    *rename = NULL;
+    *flags = 0;
+    for (Py_ssize_t i = 0; nargs == 1 && i < PyTuple_GET_SIZE(kwnames); i++) {
+        PyObject *name = PyTuple_GET_ITEM(kwnames, i), *value = args[nargs + i];
+        if (PyUnicode_CompareWithASCIIString(name, "type") == 0) {
+            *type = value;
+        } else if (PyUnicode_CompareWithASCIIString(name, "rename") == 0) {
+            *rename = value;
+        } else if (PyUnicode_CompareWithASCIIString(name, "forbid_unknown_fields") == 0) {
+            int forbid = PyObject_IsTrue(value);
+            if (forbid < 0) return -1;
+            *flags = forbid ? JJ_TYPED_FORBID_UNKNOWN : 0;
+        } else {
+            nargs = -1; /* a keyword of json's */
+        }
+    }
+    if (nargs != 1 || !*type) {
+        PyErr_SetString(PyExc_TypeError, "loads() takes the document, type=, forbid_unknown_fields= and rename= "
+                                         "only when type= is given");
+        return -1;
+    }
+    return 0;
 }
 
 /* ---- jetjson.Decoder ---- */
@@ -61,13 +88,13 @@ typedef struct jt_decoder {
 } jt_decoder;
 
 static PyObject *jt_decoder_new(PyTypeObject *cls, PyObject *args, PyObject *kwargs) {
-    static char *keywords[] = {"type", "forbid_unknown_fields", NULL};
-    PyObject *type = (PyObject *)&PyBaseObject_Type;
+    static char *keywords[] = {"type", "forbid_unknown_fields", "rename", NULL};
+    PyObject *type = (PyObject *)&PyBaseObject_Type, *rename = Py_None;
     int forbid = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O$p:Decoder", keywords, &type, &forbid)) return NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O$pO:Decoder", keywords, &type, &forbid, &rename)) return NULL;
     jj_state *st = PyType_GetModuleState(cls);
     if (!st) return NULL;
-    PyObject *plan = jj_typed_plan(st, type);
+    PyObject *plan = jj_typed_plan(st, type, rename);
     if (!plan) return NULL;
     jt_decoder *self = (jt_decoder *)cls->tp_alloc(cls, 0);
     if (!self) {
@@ -135,7 +162,7 @@ static PyType_Slot jt_decoder_slots[] = {
     {Py_tp_repr, jt_decoder_repr},
     {Py_tp_methods, jt_decoder_methods},
     {Py_tp_members, jt_decoder_members},
-    {Py_tp_doc, "Decoder(type=object, *, forbid_unknown_fields=False)\n--\n\nDecodes JSON into instances of type, as loads(data, type=type) "
+    {Py_tp_doc, "Decoder(type=object, *, forbid_unknown_fields=False, rename=None)\n--\n\nDecodes JSON into instances of type, as loads(data, type=type) "
                 "does, with the type's compiled description kept for every call."},
     {0, NULL},
 };

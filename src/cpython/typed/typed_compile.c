@@ -96,6 +96,7 @@ static void jt_node_free(jj_tnode *n) {
     Py_XDECREF(n->cls);
     for (Py_ssize_t i = 0; i < n->nfields; i++) {
         Py_XDECREF(n->fields[i].name);
+        Py_XDECREF(n->fields[i].key);
         Py_XDECREF(n->fields[i].dflt);
         Py_XDECREF(n->fields[i].factory);
     }
@@ -120,6 +121,7 @@ typedef struct jt_compiler {
     PyObject *env;
     jj_tplan *plan;
     PyObject *memo; /* class -> PyLong(node address): classes compiled in this plan */
+    PyObject *rename; /* rename= (borrowed), or NULL */
 } jt_compiler;
 
 static jj_tnode *jt_new_node(jt_compiler *c, unsigned kinds) {
@@ -276,6 +278,7 @@ static int jt_field_init(jj_tfield *f, PyObject *name) {
     Py_INCREF(name);
     PyUnicode_InternInPlace(&name);
     f->name = name;
+    f->key = Py_NewRef(name);
     Py_ssize_t len;
     f->utf8 = PyUnicode_AsUTF8AndSize(name, &len);
     f->len = (size_t)len;
@@ -438,6 +441,7 @@ static jj_tnode *jt_class(jt_compiler *c, PyObject *cls, int kind) {
     } else {
         n->object_kind = kind;
         rc = kind == JT_DATACLASS ? jt_dataclass_fields(c, n, cls) : jt_typeddict_fields(c, n, cls);
+        if (rc == 0 && c->rename) rc = jj_typed_rename_fields(n, c->rename);
     }
     n->compiled = 1;
     for (Py_ssize_t i = 0; i < n->nfields; i++) {
@@ -687,7 +691,7 @@ static jj_tnode *jt_compile(jt_compiler *c, PyObject *t) {
     return n;
 }
 
-static PyObject *jt_plan_new(jj_state *st, PyObject *type) {
+static PyObject *jt_plan_new(jj_state *st, PyObject *type, PyObject *rename) {
     PyObject *env = jt_env(st);
     if (!env) return NULL;
     jj_tplan *plan = PyMem_Calloc(1, sizeof *plan);
@@ -699,7 +703,7 @@ static PyObject *jt_plan_new(jj_state *st, PyObject *type) {
         PyMem_Free(plan);
         return NULL;
     }
-    jt_compiler c = {st, env, plan, PyDict_New()};
+    jt_compiler c = {st, env, plan, PyDict_New(), rename};
     jj_tnode *root = c.memo ? jt_compile(&c, type) : NULL;
     Py_XDECREF(c.memo);
     if (!root) {
@@ -717,15 +721,29 @@ static PyObject *jt_plan_new(jj_state *st, PyObject *type) {
     return capsule;
 }
 
-PyObject *jj_typed_plan(jj_state *st, PyObject *type) {
+PyObject *jj_typed_plan(jj_state *st, PyObject *type, PyObject *rename) {
+    if (rename == Py_None) rename = NULL;
+    if (rename && jj_typed_rename_check(rename) < 0) return NULL;
     if (!st->typed_cache && !(st->typed_cache = PyDict_New())) return NULL;
-    PyObject *plan = PyDict_GetItemWithError(st->typed_cache, type);
-    if (plan) return Py_NewRef(plan);
+    /* a renamed plan is kept under (type, rename); one with a dict compiled each time */
+    if (rename && PyObject_Hash(rename) == -1) {
+        PyErr_Clear();
+        return jt_plan_new(st, type, rename);
+    }
+    PyObject *key = rename ? PyTuple_Pack(2, type, rename) : Py_NewRef(type);
+    if (!key) return NULL;
+    PyObject *plan = PyDict_GetItemWithError(st->typed_cache, key);
+    if (plan) {
+        Py_DECREF(key);
+        return Py_NewRef(plan);
+    }
     int hashable = !PyErr_Occurred();
     PyErr_Clear();
-    plan = jt_plan_new(st, type);
-    if (!plan || !hashable) return plan;
-    if (PyDict_GET_SIZE(st->typed_cache) >= JJ_TYPED_CACHE_MAX) PyDict_Clear(st->typed_cache);
-    if (PyDict_SetItem(st->typed_cache, type, plan) < 0) Py_CLEAR(plan);
+    plan = jt_plan_new(st, type, rename);
+    if (plan && hashable) {
+        if (PyDict_GET_SIZE(st->typed_cache) >= JJ_TYPED_CACHE_MAX) PyDict_Clear(st->typed_cache);
+        if (PyDict_SetItem(st->typed_cache, key, plan) < 0) Py_CLEAR(plan);
+    }
+    Py_DECREF(key);
     return plan;
 }

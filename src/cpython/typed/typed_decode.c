@@ -223,7 +223,7 @@ static Py_ssize_t jt_field_at(jt_ctx *c, const jj_tnode *n, size_t t, Py_ssize_t
 }
 
 static int jt_missing(jj_tpath *e, const jj_tfield *f) {
-    PyObject *msg = PyUnicode_FromFormat("Object missing required field `%U`", f->name);
+    PyObject *msg = PyUnicode_FromFormat("Object missing required field `%U`", f->key);
     if (msg) jj_tpath_fail(e, msg);
     return -1;
 }
@@ -312,7 +312,7 @@ static PyObject *jt_record(jt_ctx *c, const jj_tnode *n, size_t t, Py_ssize_t pa
         }
         PyObject *v = jt_value(c, n->fields[f].type, &t);
         if (!v) {
-            jj_tpath_field(&c->err, n->fields[f].name);
+            jj_tpath_field(&c->err, n->fields[f].key);
             goto done;
         }
         Py_XSETREF(vals[f], v);

@@ -114,7 +114,7 @@ static PyObject *jo_object(jj_tpath *e, const jj_tnode *n, PyObject *dict) {
         Py_ssize_t pos = 0;
         while (PyDict_Next(dict, &pos, &key, &value)) {
             Py_ssize_t i = 0;
-            while (i < n->nfields && !(n->fields[i].init && PyUnicode_Compare(n->fields[i].name, key) == 0)) i++;
+            while (i < n->nfields && !(n->fields[i].init && PyUnicode_Compare(n->fields[i].key, key) == 0)) i++;
             if (i == n->nfields) {
                 jj_tpath_unknown(e, Py_NewRef(key));
                 return NULL;
@@ -127,13 +127,13 @@ static PyObject *jo_object(jj_tpath *e, const jj_tnode *n, PyObject *dict) {
     Py_ssize_t i = 0;
     for (; i < n->nfields; i++) {
         if (!n->fields[i].init) continue;
-        PyObject *v = PyDict_GetItemWithError(dict, n->fields[i].name);
+        PyObject *v = PyDict_GetItemWithError(dict, n->fields[i].key);
         if (!v) {
             if (PyErr_Occurred()) break;
             continue;
         }
         if (!(vals[i] = jo_value(e, n->fields[i].type, v))) {
-            jj_tpath_field(e, n->fields[i].name);
+            jj_tpath_field(e, n->fields[i].key);
             break;
         }
     }
