@@ -177,6 +177,14 @@ struct jj_tpath;
 PyObject *jj_typed_record(struct jj_tpath *e, const jj_tnode *n, PyObject **vals);
 PyObject *jj_typed_length_error(struct jj_tpath *e, const jj_tnode *n);
 
+/* typed_generic.c: the scope (a new dict TypeVar -> type) of the generic class cls
+ * given args (a tuple, or NULL for the bare class): its parameters bound to args
+ * substituted in the outer scope, then what its bases were given (class IntBox(Box[int])).
+ * jj_typed_substitute: t with the scope's variables replaced (a new reference). */
+PyObject *jj_typed_generic_scope(PyObject *cls, PyObject *args, PyObject *outer, PyObject *get_origin,
+                                 PyObject *get_args, PyObject *typevar);
+PyObject *jj_typed_substitute(PyObject *t, PyObject *scope, PyObject *typevar);
+
 /* typed_stream.c: streams with type= (streams/many.h). A stream's next document as
  * its type, from p's tape (input[0..len) what p read), or from json's value of it
  * (stolen); the stream's count of documents moves on. */

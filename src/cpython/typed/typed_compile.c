@@ -122,6 +122,7 @@ typedef struct jt_compiler {
     jj_tplan *plan;
     PyObject *memo; /* class -> PyLong(node address): classes compiled in this plan */
     PyObject *rename; /* rename= (borrowed), or NULL */
+    PyObject *subst;  /* the type variables of the generic class being compiled (borrowed), or NULL */
 } jt_compiler;
 
 static jj_tnode *jt_new_node(jt_compiler *c, unsigned kinds) {
@@ -424,14 +425,54 @@ done:
     return rc;
 }
 
-/* A dataclass, TypedDict or NamedTuple: one node per class per plan, remembered before
- * its fields are compiled so that fields may name the class again (recursive types). */
-static jj_tnode *jt_class(jt_compiler *c, PyObject *cls, int kind) {
-    PyObject *known = PyDict_GetItemWithError(c->memo, cls);
-    if (known) return PyLong_AsVoidPtr(known);
-    if (PyErr_Occurred()) return NULL;
-    jj_tnode *n = jt_new_node(c, kind == JT_NAMEDTUPLE ? JT_ARRAY : JT_OBJECT);
-    if (!n || jt_remember(c, cls, n) < 0) return NULL;
+/* The memo key of a class compiled in `scope`: the class, or (class, the scope's
+ * bindings) for a generic one; NULL without an exception when they cannot be hashed. */
+static PyObject *jt_class_key(PyObject *cls, PyObject *scope) {
+    if (PyDict_GET_SIZE(scope) == 0) return Py_NewRef(cls);
+    PyObject *items = PyDict_Items(scope);
+    PyObject *bound = items ? PyList_AsTuple(items) : NULL;
+    Py_XDECREF(items);
+    PyObject *key = bound ? PyTuple_Pack(2, cls, bound) : NULL;
+    Py_XDECREF(bound);
+    if (key && PyObject_Hash(key) == -1) {
+        PyErr_Clear();
+        Py_CLEAR(key);
+    }
+    return key;
+}
+
+static int jt_class_fields(jt_compiler *c, jj_tnode *n, PyObject *cls, int kind);
+
+/* A dataclass, TypedDict or NamedTuple (args: what a generic one is given, or NULL):
+ * one node per class and bindings per plan, remembered before its fields are compiled
+ * so that fields may name the class again (recursive types). */
+static jj_tnode *jt_class(jt_compiler *c, PyObject *cls, int kind, PyObject *args) {
+    PyObject *get_origin = PyDict_GetItemString(c->env, "get_origin");
+    PyObject *get_args = PyDict_GetItemString(c->env, "get_args");
+    PyObject *typevar = PyDict_GetItemString(c->env, "TypeVar");
+    PyObject *scope = jj_typed_generic_scope(cls, args, c->subst, get_origin, get_args, typevar);
+    if (!scope) return NULL;
+    PyObject *key = jt_class_key(cls, scope);
+    PyObject *known = key ? PyDict_GetItemWithError(c->memo, key) : NULL;
+    jj_tnode *n = NULL;
+    if (known) {
+        n = PyLong_AsVoidPtr(known);
+    } else if (!PyErr_Occurred()) {
+        n = jt_new_node(c, kind == JT_NAMEDTUPLE ? JT_ARRAY : JT_OBJECT);
+        if (n && key && jt_remember(c, key, n) < 0) n = NULL;
+        if (n) {
+            PyObject *outer = c->subst;
+            c->subst = PyDict_GET_SIZE(scope) ? scope : NULL;
+            if (jt_class_fields(c, n, cls, kind) < 0) n = NULL;
+            c->subst = outer;
+        }
+    }
+    Py_XDECREF(key);
+    Py_DECREF(scope);
+    return n;
+}
+
+static int jt_class_fields(jt_compiler *c, jj_tnode *n, PyObject *cls, int kind) {
     n->cls = Py_NewRef(cls);
     n->compiled = 0;
     int rc;
@@ -447,7 +488,19 @@ static jj_tnode *jt_class(jt_compiler *c, PyObject *cls, int kind) {
     for (Py_ssize_t i = 0; i < n->nfields; i++) {
         if (n->fields[i].init) n->key_lengths |= UINT64_C(1) << (n->fields[i].len < 63 ? n->fields[i].len : 63);
     }
-    return rc < 0 ? NULL : n;
+    return rc;
+}
+
+/* JT_DATACLASS, JT_TYPEDDICT, JT_NAMEDTUPLE for a class of that kind, else 0. */
+static int jt_class_kind(PyObject *t) {
+    if (!PyType_Check(t)) return 0;
+    if (PyObject_HasAttrString(t, "__dataclass_fields__")) return JT_DATACLASS;
+    if (PyType_IsSubtype((PyTypeObject *)t, &PyDict_Type) && PyObject_HasAttrString(t, "__required_keys__") &&
+        PyObject_HasAttrString(t, "__total__"))
+        return JT_TYPEDDICT;
+    if (PyType_IsSubtype((PyTypeObject *)t, &PyTuple_Type) && PyObject_HasAttrString(t, "_fields"))
+        return JT_NAMEDTUPLE;
+    return 0;
 }
 
 /* Merges the member m into the union u: one member per JSON kind. */
@@ -559,6 +612,8 @@ static jj_tnode *jt_generic(jt_compiler *c, PyObject *t, PyObject *origin, PyObj
         }
         return n;
     }
+    int kind = jt_class_kind(origin); /* Box[int], Box a generic dataclass */
+    if (kind) return jt_class(c, origin, kind, args);
     return jt_unsupported(t);
 }
 
@@ -637,6 +692,15 @@ static jj_tnode *jt_compile_inner(jt_compiler *c, PyObject *t) {
     /* a TypeVar left unbound: its bound, else anything */
     PyObject *typevar = PyDict_GetItemString(env, "TypeVar");
     if (typevar && Py_TYPE(t) == (PyTypeObject *)typevar) {
+        PyObject *bound_to = c->subst ? PyDict_GetItemWithError(c->subst, t) : NULL;
+        if (bound_to) { /* given to the generic class: read where it was written */
+            PyObject *scope = c->subst;
+            c->subst = NULL;
+            jj_tnode *n = jt_compile(c, bound_to);
+            c->subst = scope;
+            return n;
+        }
+        if (PyErr_Occurred()) return NULL;
         PyObject *bound = PyObject_GetAttrString(t, "__bound__");
         if (!bound) return NULL;
         jj_tnode *n = bound == Py_None ? jt_new_node(c, JT_ANY) : jt_compile(c, bound);
@@ -675,12 +739,8 @@ static jj_tnode *jt_compile_inner(jt_compiler *c, PyObject *t) {
     int is_enum = enum_base ? PyObject_IsSubclass(t, enum_base) : 0;
     if (is_enum < 0) return NULL;
     if (is_enum) return jt_enum(c, t);
-    if (PyObject_HasAttrString(t, "__dataclass_fields__")) return jt_class(c, t, JT_DATACLASS);
-    if (PyType_IsSubtype((PyTypeObject *)t, &PyDict_Type) && PyObject_HasAttrString(t, "__required_keys__") &&
-        PyObject_HasAttrString(t, "__total__"))
-        return jt_class(c, t, JT_TYPEDDICT);
-    if (PyType_IsSubtype((PyTypeObject *)t, &PyTuple_Type) && PyObject_HasAttrString(t, "_fields"))
-        return jt_class(c, t, JT_NAMEDTUPLE);
+    int kind = jt_class_kind(t);
+    if (kind) return jt_class(c, t, kind, NULL);
     return jt_unsupported(t);
 }
 
@@ -703,7 +763,7 @@ static PyObject *jt_plan_new(jj_state *st, PyObject *type, PyObject *rename) {
         PyMem_Free(plan);
         return NULL;
     }
-    jt_compiler c = {st, env, plan, PyDict_New(), rename};
+    jt_compiler c = {st, env, plan, PyDict_New(), rename, NULL};
     jj_tnode *root = c.memo ? jt_compile(&c, type) : NULL;
     Py_XDECREF(c.memo);
     if (!root) {
