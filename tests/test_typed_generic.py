@@ -150,6 +150,7 @@ class TD695[T](TypedDict):
     a: T
 
 type Pair695[T] = tuple[T, T]
+type Tree695[T] = T | list[Tree695[T]]
 """
 
 
@@ -161,9 +162,24 @@ def test_pep695_generic_classes():
         (ns["Box695"][int], [b'{"item": 1, "items": [2]}', b'{"item": "x"}']),
         (ns["TD695"][str], [b'{"a": "x"}', b'{"a": 1}']),
         (ns["Box695"], [b'{"item": "x"}']),
+        (ns["Pair695"][int], [b"[1, 2]", b'[1, "x"]', b"[1]"]),
+        (List[ns["Pair695"][str]], [b'[["a", "b"]]', b'[["a", 1]]']),
     ]:
         for d in docs:
             assert_like_msgspec(d, t)
+
+
+@pytest.mark.skipif(sys.version_info < (3, 12), reason="PEP 695 syntax is 3.12+")
+def test_pep695_recursive_generic_alias():
+    # msgspec recurses without end on this one; the value json.loads gives is the oracle
+    ns = {}
+    exec(textwrap.dedent(PEP695), ns)
+    tree = ns["Tree695"]
+    doc = b"[1, [2, [3, []]], 4]"
+    assert jetjson.loads(doc, type=tree[int]) == json.loads(doc)
+    assert jetjson.loads(b"[[1.5]]", type=tree[float]) == [[1.5]]
+    with pytest.raises(jetjson.ValidationError, match=r"^Expected `int \| array`, got `str` - at `\$\[1\]\[0\]`$"):
+        jetjson.loads(b'[1, ["x"]]', type=tree[int])
 
 
 def test_no_leaks():

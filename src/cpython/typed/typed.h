@@ -184,6 +184,8 @@ PyObject *jj_typed_length_error(struct jj_tpath *e, const jj_tnode *n);
 PyObject *jj_typed_generic_scope(PyObject *cls, PyObject *args, PyObject *outer, PyObject *get_origin,
                                  PyObject *get_args, PyObject *typevar);
 PyObject *jj_typed_substitute(PyObject *t, PyObject *scope, PyObject *typevar);
+/* The scope of a generic alias (type Pair[T] = ...): params bound to args. */
+PyObject *jj_typed_bind_scope(PyObject *params, PyObject *args, PyObject *outer, PyObject *typevar);
 
 /* typed_stream.c: streams with type= (streams/many.h). A stream's next document as
  * its type, from p's tape (input[0..len) what p read), or from json's value of it

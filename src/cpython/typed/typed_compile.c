@@ -569,6 +569,27 @@ static jj_tnode *jt_union(jt_compiler *c, PyObject *t, PyObject *args) {
     return u;
 }
 
+static int jt_is_alias(PyObject *t) {
+    return strcmp(Py_TYPE(t)->tp_name, "typing.TypeAliasType") == 0 || strcmp(Py_TYPE(t)->tp_name, "TypeAliasType") == 0;
+}
+
+static jj_tnode *jt_alias(jt_compiler *c, PyObject *t, PyObject *key, PyObject *scope);
+
+/* Pair[int] where type Pair[T] = ...: the alias's value with T bound, remembered per
+ * bindings (type Tree[T] = T | list[Tree[T]] compiles once per Tree[int]). */
+static jj_tnode *jt_generic_alias(jt_compiler *c, PyObject *t, PyObject *alias, PyObject *args) {
+    PyObject *params = PyObject_GetAttrString(alias, "__type_params__");
+    PyObject *typevar = PyDict_GetItemString(c->env, "TypeVar");
+    PyObject *scope = params ? jj_typed_bind_scope(params, args, c->subst, typevar) : NULL;
+    Py_XDECREF(params);
+    if (!scope) return NULL;
+    PyObject *key = jt_class_key(alias, scope);
+    jj_tnode *n = jt_alias(c, alias, key ? key : t, scope);
+    Py_XDECREF(key);
+    Py_DECREF(scope);
+    return n;
+}
+
 static jj_tnode *jt_generic(jt_compiler *c, PyObject *t, PyObject *origin, PyObject *args) {
     PyObject *env = c->env;
     Py_ssize_t nargs = PyTuple_GET_SIZE(args);
@@ -612,6 +633,7 @@ static jj_tnode *jt_generic(jt_compiler *c, PyObject *t, PyObject *origin, PyObj
         }
         return n;
     }
+    if (jt_is_alias(origin)) return jt_generic_alias(c, t, origin, args);
     int kind = jt_class_kind(origin); /* Box[int], Box a generic dataclass */
     if (kind) return jt_class(c, origin, kind, args);
     return jt_unsupported(t);
@@ -661,15 +683,18 @@ static jj_tnode *jt_str_like(jt_compiler *c, PyObject *t) {
  * that the value may name the alias again inside a container (type J = list[J] | int);
  * until then it is empty and marked in progress, which is how a union that contains
  * itself (type A = int | A) is told. */
-static jj_tnode *jt_alias(jt_compiler *c, PyObject *t) {
-    PyObject *known = PyDict_GetItemWithError(c->memo, t);
+static jj_tnode *jt_alias(jt_compiler *c, PyObject *t, PyObject *key, PyObject *scope) {
+    PyObject *known = PyDict_GetItemWithError(c->memo, key);
     if (known) return PyLong_AsVoidPtr(known);
     if (PyErr_Occurred()) return NULL;
     jj_tnode *u = jt_new_node(c, 0);
-    if (!u || jt_remember(c, t, u) < 0) return NULL;
+    if (!u || jt_remember(c, key, u) < 0) return NULL;
     u->compiled = 0;
     PyObject *v = PyObject_GetAttrString(t, "__value__");
+    PyObject *outer = c->subst;
+    c->subst = scope && PyDict_GET_SIZE(scope) ? scope : NULL; /* type Pair[T] = ...: T as given */
     jj_tnode *m = v ? jt_compile(c, v) : NULL;
+    c->subst = outer;
     Py_XDECREF(v);
     if (!m || jt_union_add(u, m, t) < 0) return NULL;
     u->compiled = 1;
@@ -730,8 +755,7 @@ static jj_tnode *jt_compile_inner(jt_compiler *c, PyObject *t) {
         Py_XDECREF(s);
         return n;
     }
-    if (strcmp(Py_TYPE(t)->tp_name, "typing.TypeAliasType") == 0 || strcmp(Py_TYPE(t)->tp_name, "TypeAliasType") == 0)
-        return jt_alias(c, t);
+    if (jt_is_alias(t)) return jt_alias(c, t, t, NULL);
     if (!PyType_Check(t)) return jt_unsupported(t);
     jj_tnode *str_like = jt_str_like(c, t);
     if (str_like || PyErr_Occurred()) return str_like;

@@ -58,6 +58,12 @@ static int jg_bind(PyObject *scope, PyObject *params, PyObject *args, PyObject *
     return 0;
 }
 
+PyObject *jj_typed_bind_scope(PyObject *params, PyObject *args, PyObject *outer, PyObject *typevar) {
+    PyObject *scope = PyDict_New();
+    if (scope && jg_bind(scope, params, args, outer, typevar) < 0) Py_CLEAR(scope);
+    return scope;
+}
+
 PyObject *jj_typed_generic_scope(PyObject *cls, PyObject *args, PyObject *outer, PyObject *get_origin,
                                  PyObject *get_args, PyObject *typevar) {
     PyObject *scope = PyDict_New();
