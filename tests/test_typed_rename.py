@@ -54,7 +54,8 @@ def check_like_msgspec(names, rename):
     try:
         cls, struct = make_pair(names, rename)
     except (TypeError, ValueError) as e:  # msgspec refuses the renamed names (a clash)
-        got = outcome(lambda: jetjson.loads(b"{}", type=dataclasses.make_dataclass("X", [(n, int) for n in names]), rename=rename))
+        cls = dataclasses.make_dataclass("X", [(n, int) for n in names])
+        got = outcome(lambda: jetjson.loads(b"{}", type=cls, rename=rename))
         assert got == (type(e).__name__, str(e))
         return
     encoded = [f.encode_name for f in msgspec.structs.fields(struct)]

@@ -156,8 +156,8 @@ def _mapped(path):
         return f.read()
 
 
-def loads_many(data, *, type=None, forbid_unknown_fields=False, rename=None, format="whitespace", fields=None, default=None,
-               threads=None, batch_size=_BATCH_SIZE):
+def loads_many(data, *, type=None, forbid_unknown_fields=False, rename=None, format="whitespace", fields=None,
+               default=None, threads=None, batch_size=_BATCH_SIZE):
     """The documents of ``data`` one by one, each as ``loads`` returns it. ``data`` is
     bytes, bytearray, memoryview or str, or a binary file object (read in blocks of
     about ``batch_size`` bytes: memory stays bounded whatever the file's size).
@@ -200,8 +200,8 @@ def parse_many(data, *, format="whitespace", threads=None, batch_size=_BATCH_SIZ
     return it if threads is None else list(it)
 
 
-def map_many(fn, data, *, type=None, forbid_unknown_fields=False, rename=None, format="whitespace", fields=None, default=None,
-             drop_none=False, threads=None, lazy=False, batch_size=_BATCH_SIZE):
+def map_many(fn, data, *, type=None, forbid_unknown_fields=False, rename=None, format="whitespace", fields=None,
+             default=None, drop_none=False, threads=None, lazy=False, batch_size=_BATCH_SIZE):
     """``[fn(doc) for doc in loads_many(data, ...)]`` (documents as ``parse`` gives them
     with ``lazy=True``, as ``loads(doc, type=type)`` with ``type``), leaving out the
     results that are None with ``drop_none``."""
