@@ -9,6 +9,7 @@ errors of a bad ``rename`` itself.
 import dataclasses
 import gc
 import keyword
+import unicodedata
 import sys
 from typing import List, Optional, TypedDict
 
@@ -74,7 +75,7 @@ def check_like_msgspec(names, rename):
 
 
 NAMES = ["field_one", "_private", "__dunder__", "already_camelCase", "x", "a__b", "trailing_", "ABC_def",
-         "_a_b_", "a1_2b", "HTTPServer", "x_", "é_ü", "a_1", "_1a", "A", "fooBar_baz", "a_éb", "a_ǆ", "a_ß"]
+         "_a_b_", "a1_2b", "HTTPServer", "x_", "é_ü", "a_1", "_1a", "A", "fooBar_baz", "a_éb", "a_ß", "é_ßa"]
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -200,12 +201,13 @@ except ImportError:  # pragma: no cover
     given = None
 
 if given is not None:
-    _part = st.text(alphabet="abcXYZ01éßǆ", min_size=1, max_size=4)
+    _part = st.text(alphabet="abcXYZ01éß", min_size=1, max_size=4)
     _names = st.builds(
         lambda lead, first, rest, tail: "_" * lead + first + "".join("_" * n + p for n, p in rest) + "_" * tail,
         st.integers(0, 2), st.text(alphabet="abcXYZéß", min_size=1, max_size=4),
         st.lists(st.tuples(st.integers(1, 2), _part), max_size=3), st.integers(0, 2),
     ).filter(lambda n: n.isidentifier() and not keyword.iskeyword(n)
+             and unicodedata.normalize("NFKC", n) == n  # else dataclasses cannot make the field
              and not (n.startswith("__") and not n.endswith("__")))  # msgspec cannot make those (mangled)
 
     @hyp_settings(200)
