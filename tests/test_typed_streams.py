@@ -266,3 +266,65 @@ def test_refcounts_of_inputs():
         except jetjson.ValidationError:
             pass
     assert (sys.getrefcount(data), sys.getrefcount(t)) == before
+
+
+def test_threads_share_a_decoder_and_streams():
+    import threading
+
+    lines = [b'{"x": %d, "y": %d.5, "skip": {"a": [1, 2]}}' % (i, i) for i in range(300)]
+    data = b"\n".join(lines)
+    want = expected_docs(lines, Point)
+    dec = jetjson.Decoder(Point)
+    results, errors = [], []
+
+    def work():
+        try:
+            for _ in range(5):
+                results.append([dec.decode(x) for x in lines] == want)
+                results.append(list(jetjson.loads_many(data, type=Point, batch_size=997)) == want)
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors and len(results) == 40 and all(results)
+
+
+def test_subinterpreter_streams_with_types_of_their_own():
+    try:
+        if sys.version_info >= (3, 13):
+            import _interpreters as interpreters
+        else:
+            import _xxsubinterpreters as interpreters
+    except ImportError:
+        pytest.skip("no sub-interpreter API")
+    script = """if 1:
+        import dataclasses, typing, jetjson
+        @dataclasses.dataclass
+        class P:
+            user_id: int
+        got = list(jetjson.loads_many(b'{"userId": 1}\\n{"userId": 2}', type=P, rename="camel"))
+        assert got == [P(1), P(2)], got
+        dec = jetjson.Decoder(type=P, rename="camel")
+        assert dec.feed(b'{"userId": 3}\\n') == [P(3)]
+        try:
+            list(jetjson.loads_many(b'{"userId": 1} {"userId": "x"}', type=P, rename="camel"))
+        except jetjson.ValidationError as e:
+            assert str(e) == "Expected `int`, got `str` - at `$[1].userId`", str(e)
+        else:
+            raise AssertionError("no error")
+    """
+    for _ in range(2):
+        interp = interpreters.create()
+        try:
+            if sys.version_info >= (3, 13):
+                failure = interpreters.exec(interp, script)
+                assert failure is None, failure
+            else:
+                interpreters.run_string(interp, script)
+        finally:
+            interpreters.destroy(interp)
+    assert list(jetjson.loads_many(b'{"x": 1}', type=Point)) == [Point(1)]
