@@ -257,3 +257,19 @@ def test_no_leaks_and_refcounts():
              sys.getrefcount(mapping["a_b"]), len(gc.get_objects()))
     assert after[:5] == before[:5]
     assert after[5] - before[5] < 50
+
+
+def test_load_file_and_load_take_rename(tmp_path):
+    cls, _ = make_pair(["user_id"], "camel")
+    path = tmp_path / "u.json"
+    path.write_bytes(b'{"userId": 7, "other": 1}')
+    assert jetjson.load_file(path, type=cls, rename="camel") == cls(7)
+    with open(path, "rb") as f:
+        assert jetjson.load(f, type=cls, rename="camel") == cls(7)
+    with pytest.raises(jetjson.ValidationError, match="unknown field `other`"):
+        jetjson.load_file(path, type=cls, rename="camel", forbid_unknown_fields=True)
+    with pytest.raises(TypeError, match=r"^load_file\(\) takes the path"):
+        jetjson.load_file(path, rename="camel")  # no type
+    with pytest.raises(TypeError, match=r"^loads\(\) takes the document"):
+        jetjson.loads(b"{}", type=cls, indent=2)
+    assert jetjson.load_file(path) == {"userId": 7, "other": 1}

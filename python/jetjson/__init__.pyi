@@ -19,7 +19,13 @@ def loads(
     **kw: Any,
 ) -> Any: ...
 def load(fp: IO[str] | IO[bytes], **kw: Any) -> Any: ...
-def load_file(path: str | bytes | os.PathLike[str] | os.PathLike[bytes], *, type: Any = ...) -> Any: ...
+def load_file(
+    path: str | bytes | os.PathLike[str] | os.PathLike[bytes],
+    *,
+    type: Any = ...,
+    forbid_unknown_fields: bool = ...,
+    rename: _Rename = ...,
+) -> Any: ...
 def dumps(
     obj: Any,
     *,

@@ -198,13 +198,14 @@ int jj_typed_stream_attach(jj_state *st, PyObject *stream, PyObject *plan, int f
 
 /* typed_api.c */
 struct jj_request;
-PyObject *jj_typed_request(struct jj_request *r, PyObject *type, int flags);
+PyObject *jj_typed_request(struct jj_request *r, PyObject *type, int flags, PyObject *rename);
 PyObject *jj_typed_loads(jj_state *st, PyObject *data, PyObject *type, int flags, PyObject *rename);
-/* loads(data, type=T, forbid_unknown_fields=, rename=): the keywords (kwnames, values
- * after the nargs positional ones) read into type, flags and rename (NULL when not
- * given); -1 with TypeError when others are given too. */
-int jj_typed_keywords(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, PyObject **type, int *flags,
-                      PyObject **rename);
+/* fn(x, type=T, forbid_unknown_fields=, rename=) (loads, load_file): the keywords
+ * (kwnames, may be NULL; values after the nargs positional ones) read into type, flags
+ * and rename (NULL when not given); -1 with TypeError naming fn and its argument `what`
+ * for anything else, or when type= is missing. */
+int jj_typed_keywords(const char *fn, const char *what, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                      PyObject **type, int *flags, PyObject **rename);
 PyObject *jj_typed_load_file(jj_state *st, PyObject *path, PyObject *type);
 int jj_typed_init(PyObject *module, jj_state *st);
 int jj_typed_traverse(jj_state *st, visitproc visit, void *arg);

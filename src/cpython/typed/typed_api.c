@@ -43,20 +43,21 @@ PyObject *jj_typed_loads(jj_state *st, PyObject *data, PyObject *type, int flags
     return result;
 }
 
-PyObject *jj_typed_request(jj_request *r, PyObject *type, int flags) {
-    PyObject *plan = jj_typed_plan(r->st, type, NULL);
+PyObject *jj_typed_request(jj_request *r, PyObject *type, int flags, PyObject *rename) {
+    PyObject *plan = jj_typed_plan(r->st, type, rename);
     if (!plan) return NULL;
     PyObject *result = jt_request(r, jj_typed_plan_get(plan)->nodes[0], flags);
     Py_DECREF(plan);
     return result;
 }
 
-int jj_typed_keywords(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, PyObject **type, int *flags,
-                      PyObject **rename) {
+int jj_typed_keywords(const char *fn, const char *what, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                      PyObject **type, int *flags, PyObject **rename) {
     *type = NULL;
     *rename = NULL;
     *flags = 0;
-    for (Py_ssize_t i = 0; nargs == 1 && i < PyTuple_GET_SIZE(kwnames); i++) {
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t i = 0; nargs == 1 && i < nkw; i++) {
         PyObject *name = PyTuple_GET_ITEM(kwnames, i), *value = args[nargs + i];
         if (PyUnicode_CompareWithASCIIString(name, "type") == 0) {
             *type = value;
@@ -71,8 +72,8 @@ int jj_typed_keywords(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
         }
     }
     if (nargs != 1 || !*type) {
-        PyErr_SetString(PyExc_TypeError, "loads() takes the document, type=, forbid_unknown_fields= and rename= "
-                                         "only when type= is given");
+        PyErr_Format(PyExc_TypeError, "%s() takes the %s, and type=, forbid_unknown_fields= and rename= only when "
+                                      "type= is given", fn, what);
         return -1;
     }
     return 0;
