@@ -1,7 +1,9 @@
-/* loads(data, type=T): a compiled description of T (typed_compile.c), kept per
+/* loads(data, type=T): a compiled description of T (typed_compile.c, classes in
+ * typed_class.c, generics in typed_generic.c, rename= in typed_rename.c), kept per
  * interpreter in a bounded cache, and a converter that walks the parsed tape straight
  * into T's instances (typed_decode.c), naming the JSON path in its errors
- * (typed_errors.c). typed_api.c holds the entry points and jetjson.Decoder. */
+ * (typed_errors.c). typed_api.c holds the entry points and jetjson.Decoder;
+ * typed_stream.c gives streams (loads_many...) their type. */
 #ifndef JJ_TYPED_H
 #define JJ_TYPED_H
 
