@@ -377,7 +377,8 @@ static PyObject *jt_convert(jt_ctx *c, const jj_tnode *n, size_t *pt) {
             return jt_lookup(c, n->int_map, v);
         }
         if (kinds & JT_FLOAT) return jt_int_as_float(c, t);
-        jj_tpath_expected(&c->err, n, "int");
+        /* msgspec reads an integer past 64 bits as a float unless an int is asked for */
+        jj_tpath_expected(&c->err, n, type == JJ_BIGINT ? "float" : "int");
         return NULL;
     case JJ_DOUBLE:
         *pt = t + 2;

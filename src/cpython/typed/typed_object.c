@@ -166,7 +166,12 @@ static PyObject *jo_convert(jj_tpath *e, const jj_tnode *n, PyObject *v) {
             }
             return PyFloat_FromDouble(d);
         }
-        jj_tpath_expected(e, n, "int");
+        /* past 64 bits msgspec says float, as the tape's big ints do (typed_decode.c) */
+        int overflow;
+        PyLong_AsLongLongAndOverflow(v, &overflow);
+        int big = overflow < 0 || (overflow > 0 && (PyLong_AsUnsignedLongLong(v), PyErr_Occurred() != NULL));
+        PyErr_Clear();
+        jj_tpath_expected(e, n, big ? "float" : "int");
     } else if (PyFloat_Check(v)) {
         if (n->decimal) return jo_decimal(n, v);
         if (kinds & JT_FLOAT) return Py_NewRef(v);
