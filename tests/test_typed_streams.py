@@ -98,6 +98,12 @@ def test_formats_like_msgspec_per_document(t, docs, fmt):
     assert list(jetjson.loads_many(io.BytesIO(data), type=t, format=fmt, batch_size=7)) == want
     assert jetjson.map_many(lambda v: (type(v), v), data, type=t, format=fmt) == [(type(v), v) for v in want]
     assert jetjson.loads_many(data, type=t, format=fmt, threads=2) == want
+    for step in (1, 5):  # fed in chunks, a Decoder gives the same documents
+        dec = jetjson.Decoder(type=t, format=fmt)
+        fed = []
+        for i in range(0, len(data), step):
+            fed += dec.feed(data[i:i + step])
+        assert fed + dec.close() == want
 
 
 def test_values_are_the_types_instances():
