@@ -161,8 +161,12 @@ def test_documents_only_json_takes():
     _, err = stream_outcome(b"1 NaN", int)
     assert err == ("ValidationError", "Expected `int`, got `float` - at `$[1]`")
     # a Decimal reads each document's digits exactly
-    got = list(jetjson.loads_many(b"0.1000000000000000000001\n1e400\n3", type=decimal.Decimal))
-    assert got == expected_docs([b"0.1000000000000000000001", b"1e400", b"3"], decimal.Decimal)
+    docs = [b"0.1000000000000000000001", b"1e400", b"3", b"[2.00000000000000000000001]"]
+    t = decimal.Decimal | List[decimal.Decimal]
+    for fmt, data in [("whitespace", b"\n".join(docs)), ("lines", b"\n".join(docs)),
+                      ("json_seq", b"".join(b"\x1e" + d + b"\n" for d in docs)), ("comma", b",".join(docs))]:
+        got = list(jetjson.loads_many(data, type=t, format=fmt))
+        assert list(map(repr, got)) == list(map(repr, expected_docs(docs, t))), fmt
 
 
 def test_decoder_feed_and_close():

@@ -90,7 +90,7 @@ static PyObject *jj_input_owner(jj_many_iter *it) {
 
 PyObject *jj_many_value(jj_many_iter *it, jj_parser *p, const uint8_t *input, size_t input_len, size_t start,
                         size_t end, int lazy_tape) {
-    if (it->typed_plan) return jj_typed_stream_document(it, p, input, input_len);
+    if (it->typed_plan) return jj_typed_stream_document(it, p, input, input_len, lazy_tape);
     jj_type root = jj_tape_type(p->tape[0]);
     if (it->lazy && (root == JJ_OBJECT || root == JJ_ARRAY))
         return jj_lazy_adopt(it->st, p, input, input_len, jj_input_owner(it), !lazy_tape);

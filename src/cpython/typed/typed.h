@@ -190,10 +190,11 @@ PyObject *jj_typed_substitute(PyObject *t, PyObject *scope, PyObject *typevar);
 PyObject *jj_typed_bind_scope(PyObject *params, PyObject *args, PyObject *outer, PyObject *typevar);
 
 /* typed_stream.c: streams with type= (streams/many.h). A stream's next document as
- * its type, from p's tape (input[0..len) what p read), or from json's value of it
- * (stolen); the stream's count of documents moves on. */
+ * its type, from p's tape (input[0..len) what p read; lazy_tape: by jj_parse_lazy), or
+ * from json's value of it (stolen); the stream's count of documents moves on. */
 struct jj_many_iter;
-PyObject *jj_typed_stream_document(struct jj_many_iter *it, jj_parser *p, const uint8_t *input, size_t len);
+PyObject *jj_typed_stream_document(struct jj_many_iter *it, jj_parser *p, const uint8_t *input, size_t len,
+                                   int lazy_tape);
 PyObject *jj_typed_stream_object(struct jj_many_iter *it, PyObject *value);
 /* Gives the plan (a capsule of jj_typed_plan) and flags to a stream not yet read. 0 or -1. */
 int jj_typed_stream_attach(jj_state *st, PyObject *stream, PyObject *plan, int flags);
