@@ -2,7 +2,7 @@
 """Benchmark typed decoding, ``jetjson.loads(data, type=T)``, on the seed's three cases.
 
 Usage:
-    python3 bench/bench_typed.py [--rounds 15] [--data DIR] [--case twitter,citm,gh]
+    python3 bench/bench_typed.py [--rounds 15] [--data DIR] [--case twitter,citm,gh,ndjson]
 
 Cases:
   twitter  twitter.json as a dataclass of its statuses: six fields of each status and
@@ -10,6 +10,9 @@ Cases:
   citm     citm_catalog.json typed in full (dicts of dataclasses, nested lists).
   gh       GitHub events as NDJSON (github_events.json's 30 events, one per line,
            repeated to about 2 MB), six fields of each event; one call per line.
+  ndjson   the same lines as one NDJSON buffer: jetjson.loads_many(buf, type=T) against
+           msgspec.json.Decoder(T).decode_lines(buf) (dataclass and Struct) and a
+           Decoder(T).decode call per line (after splitting the buffer), for both.
 
 Contenders (those installed): jetjson loads(type=T) and Decoder(T).decode, msgspec with
 the same dataclasses (``msgspec.json.Decoder(T)``) and with the equivalent Structs,
@@ -231,6 +234,26 @@ def contenders(t, per_line):
     return out
 
 
+def stream_contenders(t):
+    """The ndjson case: one buffer of lines in, the list of typed documents out."""
+    import jetjson
+    out = [("jetjson loads_many(type=)", lambda b: list(jetjson.loads_many(b, type=t)))]
+    dec = jetjson.Decoder(t)
+    out.append(("jetjson Decoder per line", lambda b: [dec.decode(x) for x in b.splitlines()]))
+    try:
+        import msgspec
+        md = msgspec.json.Decoder(t)
+        ms = msgspec.json.Decoder(to_struct(t, {}))
+        out.append(("msgspec dataclass decode_lines", md.decode_lines))
+        out.append(("msgspec Struct decode_lines", ms.decode_lines))
+        out.append(("msgspec dataclass per line", lambda b: [md.decode(x) for x in b.splitlines()]))
+        out.append(("msgspec Struct per line", lambda b: [ms.decode(x) for x in b.splitlines()]))
+    except ImportError:
+        print("msgspec not installed", file=sys.stderr)
+    out.append(("jetjson loads_many (untyped)", lambda b: list(jetjson.loads_many(b))))
+    return out
+
+
 def struct_equal(a, b):
     """A Struct result against the dataclass one, field by field."""
     if dataclasses.is_dataclass(a):
@@ -245,7 +268,7 @@ def struct_equal(a, b):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", default=str(T.data_dir()))
-    ap.add_argument("--case", default="twitter,citm,gh")
+    ap.add_argument("--case", default="twitter,citm,gh,ndjson")
     ap.add_argument("--rounds", type=int, default=15)
     ap.add_argument("--target-ms", type=float, default=5.0)
     args = ap.parse_args(argv)
@@ -254,20 +277,28 @@ def main(argv=None):
     corpus = Path(args.data) / "corpus"
     rows = []
     for case in args.case.split(","):
-        if case == "gh":
+        if case in ("gh", "ndjson"):
             events = json.loads((corpus / "github_events.json").read_bytes())
             lines = [json.dumps(e, ensure_ascii=False).encode() for e in events]
             lines = lines * max(1, 2_000_000 // sum(len(x) for x in lines))
             t, raw, per_line = GhEvent, lines, True
             size = sum(len(x) + 1 for x in lines)
             make_input = lambda: [bytes(bytearray(x)) for x in raw]  # noqa: E731
+        if case == "ndjson":
+            raw, per_line = b"\n".join(lines) + b"\n", False
+            make_input = lambda: bytes(bytearray(raw))  # noqa: E731
         else:
             t = Twitter if case == "twitter" else Citm
             raw = (corpus / ("twitter.json" if case == "twitter" else "citm_catalog.json")).read_bytes()
             per_line, size = False, len(raw)
             make_input = lambda: bytes(bytearray(raw))  # noqa: E731
-        cands = contenders(t, per_line)
-        expected = [msgspec.json.decode(x, type=t) for x in raw] if per_line else msgspec.json.decode(raw, type=t)
+        cands = stream_contenders(t) if case == "ndjson" else contenders(t, per_line)
+        if case == "ndjson":
+            expected = msgspec.json.Decoder(t).decode_lines(raw)
+        elif per_line:
+            expected = [msgspec.json.decode(x, type=t) for x in raw]
+        else:
+            expected = msgspec.json.decode(raw, type=t)
         for name, fn in cands:
             got = fn(raw)
             if "untyped" in name:
@@ -279,18 +310,18 @@ def main(argv=None):
         with T.gc_prepared() as reset:
             samples = T.alternate([T.Contender(n, f) for n, f in cands], make_input, rounds=args.rounds,
                                   target_ns=args.target_ms * 1e6, overhead_ns=overhead, reset=reset)
-        ref = samples["jetjson loads(type=)"].best_ns
+        ref_name = cands[0][0]
+        ref = samples[ref_name].best_ns
         print(f"\n{case}: {size / 1e6:.2f} MB, {args.rounds} rounds")
         table = []
         for name, s in samples.items():
             table.append((name, f"{s.best_ns / 1e3:.0f}", f"{size / s.best_ns * 1e3:.0f}",
                           f"{s.best_ns / ref:.2f}"))
         print(T.render_table(["contender", "best us", "MB/s", "x jetjson time"], table))
-        rows.append((case, {n: s.best_ns for n, s in samples.items()}))
-    print("\njetjson loads(type=) is N times as fast as:")
-    names = [n for n in rows[0][1] if n != "jetjson loads(type=)"]
-    print(T.render_table(["case"] + names,
-                         [[case] + [f"{r[n] / r['jetjson loads(type=)']:.2f}" for n in names] for case, r in rows]))
+        rows.append((case, ref_name, {n: s.best_ns for n, s in samples.items()}))
+    for case, ref_name, r in rows:
+        others = ", ".join(f"{n} {r[n] / r[ref_name]:.2f}" for n in r if n != ref_name)
+        print(f"\n{case}: {ref_name} is N times as fast as: {others}")
     return 0
 
 

@@ -947,3 +947,25 @@ def test_pep695_type_statement():
     assert jetjson.loads(b"[1, [2]]", type=ns["J"]) == [1, [2]]
     with pytest.raises(TypeError):
         jetjson.loads(b"1", type=ns["S"])
+
+
+@pytest.mark.parametrize("doc", [b"-9223372036854775809", b"-9223372036854775808", b"18446744073709551615",
+                                 b"18446744073709551616", b"123456789012345678901234567890"])
+@pytest.mark.parametrize("t", [str, int, float, bool, List[int], Optional[str]])
+def test_integers_past_64_bits_like_msgspec(doc, t):
+    # msgspec reads an integer past 64 bits as a float unless an int is asked for
+    assert_like_msgspec(doc, t)
+    assert_like_msgspec(b"[" + doc + b"]", List[t])
+
+
+def test_integers_past_64_bits_from_json_fallback():
+    # the same wording when json builds the document (NaN in it)
+    for doc, got in [(b"[18446744073709551616, NaN]", "float"), (b"[18446744073709551615, NaN]", "int"),
+                     (b"[-9223372036854775809, NaN]", "float"), (b"[-9223372036854775808, NaN]", "int")]:
+        with pytest.raises(jetjson.ValidationError) as info:
+            jetjson.loads(doc, type=List[str])
+        assert str(info.value) == f"Expected `str`, got `{got}` - at `$[0]`"
+        ref = doc.split(b",")[0] + b"]"  # msgspec on the part it can read
+        with pytest.raises(msgspec.ValidationError) as ref_info:
+            msgspec.json.decode(ref, type=List[str])
+        assert str(ref_info.value) == str(info.value)

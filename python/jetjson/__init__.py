@@ -160,6 +160,16 @@ def _many_args(format: object, batch_size: object, threads: object) -> int:
     return code
 
 
+def _typed(stream: "Any", type: "Any", forbid_unknown_fields: bool, rename: "Any", fields: "Any",
+           lazy: bool) -> "Any":
+    """The stream decoding each document as ``loads(doc, type=type)`` does, when a type is given."""
+    if type is None:
+        return stream
+    if fields is not None or lazy:
+        raise ValueError("type= cannot be combined with fields= or lazy=True")
+    return _TypedDecoder(type, forbid_unknown_fields=forbid_unknown_fields, rename=rename)._attach(stream)
+
+
 def _mapped(path: "str | bytes | os.PathLike[str] | os.PathLike[bytes]") -> "bytes | memoryview":
     """The file's bytes, mapped read-only (read when it cannot be mapped: empty, a pipe)."""
     import mmap
@@ -174,8 +184,9 @@ def _mapped(path: "str | bytes | os.PathLike[str] | os.PathLike[bytes]") -> "byt
         return f.read()
 
 
-def loads_many(data: "Any", *, format: str = "whitespace", fields: "str | Iterable[str] | None" = None,
-               default: "Any" = None, threads: "int | None" = None, batch_size: int = _BATCH_SIZE) -> "Any":
+def loads_many(data: "Any", *, type: "Any" = None, forbid_unknown_fields: bool = False, rename: "Any" = None,
+               format: str = "whitespace", fields: "str | Iterable[str] | None" = None, default: "Any" = None,
+               threads: "int | None" = None, batch_size: int = _BATCH_SIZE) -> "Any":
     """The documents of ``data`` one by one, each as ``loads`` returns it. ``data`` is
     bytes, bytearray, memoryview or str, or a binary file object (read in blocks of
     about ``batch_size`` bytes: memory stays bounded whatever the file's size).
@@ -187,9 +198,15 @@ def loads_many(data: "Any", *, format: str = "whitespace", fields: "str | Iterab
     pointer leads nowhere. A malformed document raises ``JSONDecodeError`` with json's
     message and its position in the whole input, after the documents before it. With
     ``threads`` (an int; 0 for one per processor) the result is a list.
+
+    ``type`` (with ``forbid_unknown_fields`` and ``rename`` as ``loads`` takes them): each
+    document as ``loads(doc, type=type)`` gives it (not with ``fields``);
+    a ``ValidationError``'s path then starts with the document's number, counted from 0
+    (``$[3].owner.id``), as ``msgspec.json.Decoder(type).decode_lines`` says it.
     """
     code = _many_args(format, batch_size, threads)
-    it = _many(data, code, False, fields, default, batch_size)
+    it = _typed(_many(data, code, False, fields, default, batch_size), type, forbid_unknown_fields, rename, fields,
+                False)
     return it if threads is None else list(it)
 
 
@@ -213,15 +230,18 @@ def parse_many(data: "Any", *, format: str = "whitespace", threads: "int | None"
     return it if threads is None else list(it)
 
 
-def map_many(fn: "Callable[[Any], Any]", data: "Any", *, format: str = "whitespace",
-             fields: "str | Iterable[str] | None" = None, default: "Any" = None, drop_none: bool = False,
-             threads: "int | None" = None, lazy: bool = False, batch_size: int = _BATCH_SIZE) -> "list[Any]":
+def map_many(fn: "Callable[[Any], Any]", data: "Any", *, type: "Any" = None, forbid_unknown_fields: bool = False,
+             rename: "Any" = None, format: str = "whitespace", fields: "str | Iterable[str] | None" = None,
+             default: "Any" = None, drop_none: bool = False, threads: "int | None" = None, lazy: bool = False,
+             batch_size: int = _BATCH_SIZE) -> "list[Any]":
     """``[fn(doc) for doc in loads_many(data, ...)]`` (documents as ``parse`` gives them
-    with ``lazy=True``), leaving out the results that are None with ``drop_none``."""
+    with ``lazy=True``, as ``loads(doc, type=type)`` with ``type``), leaving out the
+    results that are None with ``drop_none``."""
     if lazy and fields is not None:
         raise ValueError("fields cannot be combined with lazy=True")
     code = _many_args(format, batch_size, threads)
-    it = _many(data, code, bool(lazy), fields, default, batch_size)
+    it = _typed(_many(data, code, bool(lazy), fields, default, batch_size), type, forbid_unknown_fields, rename,
+                fields, lazy)
     if drop_none:
         return [r for r in map(fn, it) if r is not None]
     return list(map(fn, it))
@@ -251,32 +271,38 @@ class Decoder:
     the list of documents that chunk completes; ``close()`` those the end of the input
     completes (a number at the very end), and raises ``JSONDecodeError`` for a document
     left unfinished. Formats, ``fields``, ``default`` and ``lazy`` as in
-    ``loads_many``/``parse_many``; error positions count from the first chunk.
+    ``loads_many``/``parse_many``; error positions count from the first chunk. With
+    ``type``, each fed document is decoded as ``decode`` does (a ``ValidationError``'s
+    path starts with the document's number, as in ``loads_many(type=)``).
     """
 
     # Decoder[T] at run time too: the stub makes Decoder generic in what decode() gives
     __class_getitem__: "classmethod[Any, Any, Any]" = classmethod(type(list[int]))
 
-    def __init__(self, type: "Any" = None, *, forbid_unknown_fields: bool = False, format: str = "whitespace",
-                 fields: "str | Iterable[str] | None" = None, default: "Any" = None, lazy: bool = False,
-                 batch_size: int = _BATCH_SIZE) -> None:
+    def __init__(self, type: "Any" = None, *, forbid_unknown_fields: bool = False, rename: "Any" = None,
+                 format: str = "whitespace", fields: "str | Iterable[str] | None" = None, default: "Any" = None,
+                 lazy: bool = False, batch_size: int = _BATCH_SIZE) -> None:
         if lazy and fields is not None:
             raise ValueError("fields cannot be combined with lazy=True")
         code = _many_args(format, batch_size, None)
         self._format = (code, bool(lazy), fields, default, batch_size)
         self._stream = None
-        if type is None and not forbid_unknown_fields:
+        self._typed = None
+        if type is None and not forbid_unknown_fields and rename is None:
             self.type = None
             self.decode = loads
         else:
-            typed = _TypedDecoder(type, forbid_unknown_fields=forbid_unknown_fields)
-            self.type = typed.type
-            self.decode = typed.decode
+            if fields is not None or lazy:
+                raise ValueError("type= cannot be combined with fields= or lazy=True")
+            self._typed = _TypedDecoder(type, forbid_unknown_fields=forbid_unknown_fields, rename=rename)
+            self.type = self._typed.type
+            self.decode = self._typed.decode
 
     def _fed(self) -> "Any":
         if self._stream is None:
             code, lazy, fields, default, batch_size = self._format
-            self._stream = _many(None, code, lazy, fields, default, batch_size)
+            stream = _many(None, code, lazy, fields, default, batch_size)
+            self._stream = stream if self._typed is None else self._typed._attach(stream)
         return self._stream
 
     def feed(self, chunk: "str | bytes | bytearray | memoryview") -> "list[Any]":

@@ -13,6 +13,8 @@ _R = TypeVar("_R")
 _Format = Literal["whitespace", "lines", "json_seq", "comma", "array"]
 # a JSON Pointer, or several (each document then gives a tuple of their values)
 _Fields = str | Sequence[str] | None
+# rename= of the typed calls: as msgspec's Struct option `rename`
+_Rename = str | Mapping[str, str | None] | Callable[[str], str | None] | None
 
 __version__: str
 
@@ -72,9 +74,9 @@ class JSONDecodeError(json.JSONDecodeError): ...
 # type=T: the document as an instance of T (ValidationError when it is not one). A class
 # or a generic alias gives T itself; other type forms (unions, Literal...) give Any.
 @overload
-def loads(s: _Text, *, type: type[_T], forbid_unknown_fields: bool = ...) -> _T: ...
+def loads(s: _Text, *, type: type[_T], forbid_unknown_fields: bool = ..., rename: _Rename = ...) -> _T: ...
 @overload
-def loads(s: _Text, *, type: Any, forbid_unknown_fields: bool = ...) -> Any: ...
+def loads(s: _Text, *, type: Any, forbid_unknown_fields: bool = ..., rename: _Rename = ...) -> Any: ...
 @overload
 def loads(s: _Text, *, partial: bool | Literal["off", "on", "trailing-strings"] | None) -> Any: ...
 @overload
@@ -90,13 +92,15 @@ def loads(
     **kw: Any,
 ) -> Any: ...
 @overload
-def load(fp: SupportsRead[str] | SupportsRead[bytes], *, type: type[_T], forbid_unknown_fields: bool = ...) -> _T: ...
+def load(
+    fp: SupportsRead[str] | SupportsRead[bytes], *, type: type[_T], forbid_unknown_fields: bool = ..., rename: _Rename = ...
+) -> _T: ...
 @overload
 def load(fp: SupportsRead[str] | SupportsRead[bytes], **kw: Any) -> Any: ...
 @overload
-def load_file(path: _Path, *, type: type[_T]) -> _T: ...
+def load_file(path: _Path, *, type: type[_T], forbid_unknown_fields: bool = ..., rename: _Rename = ...) -> _T: ...
 @overload
-def load_file(path: _Path, *, type: Any = ...) -> Any: ...
+def load_file(path: _Path, *, type: Any = ..., forbid_unknown_fields: bool = ..., rename: _Rename = ...) -> Any: ...
 def dumps(
     obj: Any,
     *,
@@ -258,6 +262,7 @@ class Decoder(Generic[_T]):
         type: None = None,
         *,
         forbid_unknown_fields: bool = ...,
+        rename: _Rename = ...,
         format: _Format = ...,
         fields: _Fields = ...,
         default: Any = ...,
@@ -270,6 +275,7 @@ class Decoder(Generic[_T]):
         type: type[_T],
         *,
         forbid_unknown_fields: bool = ...,
+        rename: _Rename = ...,
         format: _Format = ...,
         fields: _Fields = ...,
         default: Any = ...,
@@ -282,6 +288,7 @@ class Decoder(Generic[_T]):
         type: Any,
         *,
         forbid_unknown_fields: bool = ...,
+        rename: _Rename = ...,
         format: _Format = ...,
         fields: _Fields = ...,
         default: Any = ...,
@@ -303,6 +310,33 @@ _Path = str | bytes | os.PathLike[str] | os.PathLike[bytes]
 def loads_many(
     data: _Text | IO[bytes],
     *,
+    type: type[_T],
+    forbid_unknown_fields: bool = ...,
+    rename: _Rename = ...,
+    format: _Format = ...,
+    default: Any = ...,
+    threads: None = None,
+    batch_size: int = ...,
+) -> Iterator[_T]: ...
+@overload
+def loads_many(
+    data: _Text | IO[bytes],
+    *,
+    type: type[_T],
+    forbid_unknown_fields: bool = ...,
+    rename: _Rename = ...,
+    format: _Format = ...,
+    default: Any = ...,
+    threads: int,
+    batch_size: int = ...,
+) -> list[_T]: ...
+@overload
+def loads_many(
+    data: _Text | IO[bytes],
+    *,
+    type: Any = ...,
+    forbid_unknown_fields: bool = ...,
+    rename: _Rename = ...,
     format: _Format = ...,
     fields: _Fields = ...,
     default: Any = ...,
@@ -313,6 +347,9 @@ def loads_many(
 def loads_many(
     data: _Text | IO[bytes],
     *,
+    type: Any = ...,
+    forbid_unknown_fields: bool = ...,
+    rename: _Rename = ...,
     format: _Format = ...,
     fields: _Fields = ...,
     default: Any = ...,
@@ -329,6 +366,33 @@ def parse_many(data: _Text | IO[bytes], *, format: _Format = ..., threads: int, 
 def load_many_file(
     path: _Path,
     *,
+    type: type[_T],
+    forbid_unknown_fields: bool = ...,
+    rename: _Rename = ...,
+    format: _Format = ...,
+    default: Any = ...,
+    threads: None = None,
+    batch_size: int = ...,
+) -> Iterator[_T]: ...
+@overload
+def load_many_file(
+    path: _Path,
+    *,
+    type: type[_T],
+    forbid_unknown_fields: bool = ...,
+    rename: _Rename = ...,
+    format: _Format = ...,
+    default: Any = ...,
+    threads: int,
+    batch_size: int = ...,
+) -> list[_T]: ...
+@overload
+def load_many_file(
+    path: _Path,
+    *,
+    type: Any = ...,
+    forbid_unknown_fields: bool = ...,
+    rename: _Rename = ...,
     format: _Format = ...,
     fields: _Fields = ...,
     default: Any = ...,
@@ -339,6 +403,9 @@ def load_many_file(
 def load_many_file(
     path: _Path,
     *,
+    type: Any = ...,
+    forbid_unknown_fields: bool = ...,
+    rename: _Rename = ...,
     format: _Format = ...,
     fields: _Fields = ...,
     default: Any = ...,
@@ -353,6 +420,9 @@ def map_many(
     fn: Callable[[Any], _R],
     data: _Text | IO[bytes],
     *,
+    type: Any = ...,
+    forbid_unknown_fields: bool = ...,
+    rename: _Rename = ...,
     format: _Format = ...,
     fields: _Fields = ...,
     default: Any = ...,

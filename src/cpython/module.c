@@ -98,24 +98,11 @@ static PyObject *jj_loads(PyObject *module, PyObject *const *args, Py_ssize_t na
         return jj_loads_partial(st, args[0], args[nargs + partial_at]);
     }
     Py_ssize_t type_at = kwnames ? jj_keyword_at(kwnames, "type") : -1;
-    if (type_at >= 0) { /* loads(data, type=T[, forbid_unknown_fields=]): json's keywords do not apply */
-        PyObject *type = args[nargs + type_at];
-        int flags = 0;
-        Py_ssize_t nkw = PyTuple_GET_SIZE(kwnames);
-        if (nargs == 1 && nkw == 2) {
-            PyObject *other = PyTuple_GET_ITEM(kwnames, 1 - type_at);
-            int forbid = PyUnicode_CompareWithASCIIString(other, "forbid_unknown_fields") == 0
-                             ? PyObject_IsTrue(args[nargs + 1 - type_at])
-                             : -2;
-            if (forbid == -1) return NULL;
-            if (forbid >= 0) nkw = 1, flags = forbid ? JJ_TYPED_FORBID_UNKNOWN : 0;
-        }
-        if (nargs != 1 || nkw != 1) {
-            PyErr_SetString(PyExc_TypeError,
-                            "loads() takes the document, type= and forbid_unknown_fields= only when type= is given");
-            return NULL;
-        }
-        return type == Py_None ? jj_loads_fast(st, args[0]) : jj_typed_loads(st, args[0], type, flags);
+    if (type_at >= 0) { /* loads(data, type=T, ...): typed/'s keywords, not json's */
+        PyObject *type, *rename;
+        int flags;
+        if (jj_typed_keywords("loads", "document", args, nargs, kwnames, &type, &flags, &rename) < 0) return NULL;
+        return type == Py_None ? jj_loads_fast(st, args[0]) : jj_typed_loads(st, args[0], type, flags, rename);
     }
     /* anything else is json's business, argument errors included */
     PyObject *kwargs = NULL;
@@ -186,13 +173,11 @@ static PyObject *jj_read_all(int fd, PyObject *path) {
 
 static PyObject *jj_load_file(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     jj_state *st = jj_get_state(module);
-    PyObject *type = Py_None;
-    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-    if (nargs != 1 || nkw > 1 || (nkw == 1 && jj_keyword_at(kwnames, "type") != 0)) {
-        PyErr_SetString(PyExc_TypeError, "load_file() takes a path and an optional type=");
-        return NULL;
+    PyObject *type = Py_None, *rename = NULL;
+    int flags = 0;
+    if (nargs != 1 || kwnames) { /* load_file(path, type=T, forbid_unknown_fields=, rename=) */
+        if (jj_typed_keywords("load_file", "path", args, nargs, kwnames, &type, &flags, &rename) < 0) return NULL;
     }
-    if (nkw == 1) type = args[1];
     PyObject *arg = args[0];
     PyObject *path_bytes = NULL;
     if (!PyUnicode_FSConverter(arg, &path_bytes)) return NULL;
@@ -211,7 +196,7 @@ static PyObject *jj_load_file(PyObject *module, PyObject *const *args, Py_ssize_
         PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, arg);
     } else if (!S_ISREG(info.st_mode) || info.st_size == 0) {
         PyObject *bytes = jj_read_all(fd, arg);
-        if (bytes) result = type == Py_None ? jj_loads_fast(st, bytes) : jj_typed_loads(st, bytes, type, 0);
+        if (bytes) result = type == Py_None ? jj_loads_fast(st, bytes) : jj_typed_loads(st, bytes, type, flags, rename);
         Py_XDECREF(bytes);
     } else {
         size_t len = (size_t)info.st_size;
@@ -224,7 +209,7 @@ static PyObject *jj_load_file(PyObject *module, PyObject *const *args, Py_ssize_
         } else {
             jj_request r = {0};
             if (jj_request_open_memory(&r, st, map, len) == 0)
-                result = type == Py_None ? jj_loads_request(&r) : jj_typed_request(&r, type, 0);
+                result = type == Py_None ? jj_loads_request(&r) : jj_typed_request(&r, type, flags, rename);
             jj_request_close(&r);
             munmap(map, len);
         }
@@ -282,7 +267,7 @@ static PyMethodDef jj_methods[] = {
     {"loads", (PyCFunction)(void (*)(void))jj_loads, METH_FASTCALL | METH_KEYWORDS,
      "loads(s, **kw)\n--\n\nDeserialize s (str, bytes, bytearray or memoryview) like json.loads."},
     {"load_file", (PyCFunction)(void (*)(void))jj_load_file, METH_FASTCALL | METH_KEYWORDS,
-     "load_file(path, *, type=None)\n--\n\nDeserialize the JSON file at path (memory-mapped); with type=, as loads(type=)."},
+     "load_file(path, *, type=None, forbid_unknown_fields=False, rename=None)\n--\n\nDeserialize the JSON file at path (memory-mapped); with type=, as loads(type=)."},
     {"parse", jj_parse_py, METH_O,
      "parse(s, /)\n--\n\nParse s (as loads takes it) into read-only views: jetjson.Object or jetjson.Array."},
     {"get", (PyCFunction)(void (*)(void))jj_get, METH_FASTCALL | METH_KEYWORDS,

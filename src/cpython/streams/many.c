@@ -518,6 +518,7 @@ static void jj_many_dealloc(PyObject *self) {
     Py_CLEAR(it->reader);
     Py_CLEAR(it->cur_owner);
     Py_CLEAR(it->failure);
+    Py_CLEAR(it->typed_plan);
     free(it->copy);
     jj_parser_free(&it->parser);
     jj_parser_free(&it->doc_parser);

@@ -83,6 +83,12 @@ typedef struct jj_many_iter {
     PyObject *fields;        /* tuple of the pointers as bytes, or NULL */
     int single;              /* fields was one pointer: the value itself, not a tuple */
     PyObject *default_value;
+    /* type= (typed/typed_stream.c): each document built as this compiled type (a
+     * capsule; the windows then give spans, each parsed lazily), errors naming the
+     * document's number */
+    PyObject *typed_plan;
+    int typed_flags;
+    Py_ssize_t typed_index; /* the next document's number */
 } jj_many_iter;
 
 /* many_docs.c: the Python value of the document p just parsed (jj_parse_lazy's tape

@@ -4,6 +4,7 @@
 
 #include "jetjson_paths.h"
 #include "lazy/lazy.h"
+#include "typed/typed.h"
 
 /* ---- fields= ---- */
 
@@ -73,6 +74,7 @@ PyObject *jj_many_json_value(jj_many_iter *it, size_t start, size_t end) {
     PyObject *text = PyBytes_FromStringAndSize((const char *)it->buf + start, (Py_ssize_t)(end - start));
     PyObject *value = text ? jj_json_loads(it->st, text, NULL, 1) : NULL;
     Py_XDECREF(text);
+    if (value && it->typed_plan) return jj_typed_stream_object(it, value);
     if (!value || !it->fields) return value;
     PyObject *picked = jj_fields_of(it, NULL, NULL, value);
     Py_DECREF(value);
@@ -88,6 +90,7 @@ static PyObject *jj_input_owner(jj_many_iter *it) {
 
 PyObject *jj_many_value(jj_many_iter *it, jj_parser *p, const uint8_t *input, size_t input_len, size_t start,
                         size_t end, int lazy_tape) {
+    if (it->typed_plan) return jj_typed_stream_document(it, p, input, input_len, lazy_tape);
     jj_type root = jj_tape_type(p->tape[0]);
     if (it->lazy && (root == JJ_OBJECT || root == JJ_ARRAY))
         return jj_lazy_adopt(it->st, p, input, input_len, jj_input_owner(it), !lazy_tape);

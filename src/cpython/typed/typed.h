@@ -1,7 +1,9 @@
-/* loads(data, type=T): a compiled description of T (typed_compile.c), kept per
+/* loads(data, type=T): a compiled description of T (typed_compile.c, classes in
+ * typed_class.c, generics in typed_generic.c, rename= in typed_rename.c), kept per
  * interpreter in a bounded cache, and a converter that walks the parsed tape straight
  * into T's instances (typed_decode.c), naming the JSON path in its errors
- * (typed_errors.c). typed_api.c holds the entry points and jetjson.Decoder. */
+ * (typed_errors.c). typed_api.c holds the entry points and jetjson.Decoder;
+ * typed_stream.c gives streams (loads_many...) their type. */
 #ifndef JJ_TYPED_H
 #define JJ_TYPED_H
 
@@ -53,8 +55,9 @@ enum {
 typedef struct jj_tnode jj_tnode;
 
 typedef struct jj_tfield {
-    PyObject *name;    /* interned str */
-    const char *utf8;  /* the name's UTF-8 (owned by name), matched against tape keys */
+    PyObject *name;    /* interned str: the attribute (dataclass) or key (TypedDict) */
+    PyObject *key;     /* the name in JSON: name, or what rename= made of it */
+    const char *utf8;  /* the key's UTF-8 (owned by key), matched against tape keys */
     size_t len;
     jj_tnode *type;
     PyObject *dflt;    /* default value, or NULL */
@@ -107,20 +110,29 @@ typedef struct jj_tplan {
 } jj_tplan;
 
 /* typed_compile.c: the plan of `type` from the cache, else compiled (and cached when
- * the type is hashable). A new reference to a capsule; NULL with TypeError for a type
- * that cannot be decoded. */
-PyObject *jj_typed_plan(jj_state *st, PyObject *type);
+ * the type and rename are hashable). rename: NULL/None, or rename= of msgspec's kinds
+ * (typed_rename.c). A new reference to a capsule; NULL with TypeError for a type that
+ * cannot be decoded (ValueError/TypeError for a bad rename). */
+PyObject *jj_typed_plan(jj_state *st, PyObject *type, PyObject *rename);
+
+/* typed_rename.c: rename= checked (0, or -1 with msgspec's error), and applied to the
+ * fields of a dataclass or TypedDict node: each field's key becomes the JSON name
+ * rename makes of its name (-1 with an exception, names clashing included). */
+int jj_typed_rename_check(PyObject *rename);
+int jj_typed_rename_fields(jj_tnode *n, PyObject *rename);
 jj_tplan *jj_typed_plan_get(PyObject *capsule);
 
 /* typed_decode.c: the value at tape index 0 of a document of input[0..len) parsed by
- * jj_parse_lazy, as `root` (raw entries are finished where they are read). NULL with
- * jetjson.ValidationError (with the path), or another exception. */
+ * jj_parse_lazy (or fully parsed), as `root` (raw entries are finished where they are
+ * read). NULL with jetjson.ValidationError (with the path), or another exception. `doc`
+ * >= 0: the document's number in a stream, the first step of the path ("$[3].id", as
+ * msgspec's decode_lines says it); -1 for a lone document. */
 PyObject *jj_typed_build(jj_state *st, jj_parser *p, const uint8_t *input, size_t len, const jj_tnode *root,
-                          int flags);
+                          int flags, Py_ssize_t doc);
 
 /* typed_object.c: the same conversion from the objects json.loads returned (for the
  * documents json accepts and the engine does not). */
-PyObject *jj_typed_from_object(jj_state *st, const jj_tnode *root, PyObject *value, int flags);
+PyObject *jj_typed_from_object(jj_state *st, const jj_tnode *root, PyObject *value, int flags, Py_ssize_t doc);
 
 /* typed_str.c: the string s[0..len) as n's str_kind (datetime, date, time, UUID,
  * Decimal, bytes, bytearray); NULL with a validation error recorded in e, or another
@@ -167,10 +179,36 @@ struct jj_tpath;
 PyObject *jj_typed_record(struct jj_tpath *e, const jj_tnode *n, PyObject **vals);
 PyObject *jj_typed_length_error(struct jj_tpath *e, const jj_tnode *n);
 
+/* typed_generic.c: the scope (a new dict TypeVar -> type) of the generic class cls
+ * given args (a tuple, or NULL for the bare class): its parameters bound to args
+ * substituted in the outer scope, then what its bases were given (class IntBox(Box[int])).
+ * jj_typed_substitute: t with the scope's variables replaced (a new reference). */
+PyObject *jj_typed_generic_scope(PyObject *cls, PyObject *args, PyObject *outer, PyObject *get_origin,
+                                 PyObject *get_args, PyObject *typevar);
+PyObject *jj_typed_substitute(PyObject *t, PyObject *scope, PyObject *typevar);
+/* The scope of a generic alias (type Pair[T] = ...): params bound to args. */
+PyObject *jj_typed_bind_scope(PyObject *params, PyObject *args, PyObject *outer, PyObject *typevar);
+
+/* typed_stream.c: streams with type= (streams/many.h). A stream's next document as
+ * its type, from p's tape (input[0..len) what p read; lazy_tape: by jj_parse_lazy), or
+ * from json's value of it (stolen); the stream's count of documents moves on. */
+struct jj_many_iter;
+PyObject *jj_typed_stream_document(struct jj_many_iter *it, jj_parser *p, const uint8_t *input, size_t len,
+                                   int lazy_tape);
+PyObject *jj_typed_stream_object(struct jj_many_iter *it, PyObject *value);
+/* Gives the plan (a capsule of jj_typed_plan) and flags to a stream not yet read. 0 or -1. */
+int jj_typed_stream_attach(jj_state *st, PyObject *stream, PyObject *plan, int flags);
+
 /* typed_api.c */
 struct jj_request;
-PyObject *jj_typed_request(struct jj_request *r, PyObject *type, int flags);
-PyObject *jj_typed_loads(jj_state *st, PyObject *data, PyObject *type, int flags);
+PyObject *jj_typed_request(struct jj_request *r, PyObject *type, int flags, PyObject *rename);
+PyObject *jj_typed_loads(jj_state *st, PyObject *data, PyObject *type, int flags, PyObject *rename);
+/* fn(x, type=T, forbid_unknown_fields=, rename=) (loads, load_file): the keywords
+ * (kwnames, may be NULL; values after the nargs positional ones) read into type, flags
+ * and rename (NULL when not given); -1 with TypeError naming fn and its argument `what`
+ * for anything else, or when type= is missing. */
+int jj_typed_keywords(const char *fn, const char *what, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                      PyObject **type, int *flags, PyObject **rename);
 PyObject *jj_typed_load_file(jj_state *st, PyObject *path, PyObject *type);
 int jj_typed_init(PyObject *module, jj_state *st);
 int jj_typed_traverse(jj_state *st, visitproc visit, void *arg);

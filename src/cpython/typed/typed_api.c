@@ -9,7 +9,7 @@
  * double...), converted from what json.loads returned. */
 static PyObject *jt_from_json(jj_state *st, const jj_tnode *root, PyObject *value, int flags) {
     if (!value) return NULL;
-    PyObject *result = jj_typed_from_object(st, root, value, flags);
+    PyObject *result = jj_typed_from_object(st, root, value, flags, -1);
     Py_DECREF(value);
     return result;
 }
@@ -21,7 +21,7 @@ static PyObject *jt_request(jj_request *r, const jj_tnode *root, int flags) {
     jj_request_relock(saved);
     if (err != JJ_OK) return jt_from_json(r->st, root, jj_request_refused(r, err), flags);
     if (jj_depth_check(r->parser) < 0) return NULL;
-    return jj_typed_build(r->st, r->parser, r->in.buf, r->in.len, root, flags);
+    return jj_typed_build(r->st, r->parser, r->in.buf, r->in.len, root, flags, -1);
 }
 
 static PyObject *jt_decode(jj_state *st, PyObject *plan, PyObject *data, int flags) {
@@ -35,20 +35,48 @@ static PyObject *jt_decode(jj_state *st, PyObject *plan, PyObject *data, int fla
     return result;
 }
 
-PyObject *jj_typed_loads(jj_state *st, PyObject *data, PyObject *type, int flags) {
-    PyObject *plan = jj_typed_plan(st, type);
+PyObject *jj_typed_loads(jj_state *st, PyObject *data, PyObject *type, int flags, PyObject *rename) {
+    PyObject *plan = jj_typed_plan(st, type, rename);
     if (!plan) return NULL;
     PyObject *result = jt_decode(st, plan, data, flags);
     Py_DECREF(plan);
     return result;
 }
 
-PyObject *jj_typed_request(jj_request *r, PyObject *type, int flags) {
-    PyObject *plan = jj_typed_plan(r->st, type);
+PyObject *jj_typed_request(jj_request *r, PyObject *type, int flags, PyObject *rename) {
+    PyObject *plan = jj_typed_plan(r->st, type, rename);
     if (!plan) return NULL;
     PyObject *result = jt_request(r, jj_typed_plan_get(plan)->nodes[0], flags);
     Py_DECREF(plan);
     return result;
+}
+
+int jj_typed_keywords(const char *fn, const char *what, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                      PyObject **type, int *flags, PyObject **rename) {
+    *type = NULL;
+    *rename = NULL;
+    *flags = 0;
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t i = 0; nargs == 1 && i < nkw; i++) {
+        PyObject *name = PyTuple_GET_ITEM(kwnames, i), *value = args[nargs + i];
+        if (PyUnicode_CompareWithASCIIString(name, "type") == 0) {
+            *type = value;
+        } else if (PyUnicode_CompareWithASCIIString(name, "rename") == 0) {
+            *rename = value;
+        } else if (PyUnicode_CompareWithASCIIString(name, "forbid_unknown_fields") == 0) {
+            int forbid = PyObject_IsTrue(value);
+            if (forbid < 0) return -1;
+            *flags = forbid ? JJ_TYPED_FORBID_UNKNOWN : 0;
+        } else {
+            nargs = -1; /* a keyword of json's */
+        }
+    }
+    if (nargs != 1 || !*type) {
+        PyErr_Format(PyExc_TypeError, "%s() takes the %s, and type=, forbid_unknown_fields= and rename= only when "
+                                      "type= is given", fn, what);
+        return -1;
+    }
+    return 0;
 }
 
 /* ---- jetjson.Decoder ---- */
@@ -61,13 +89,13 @@ typedef struct jt_decoder {
 } jt_decoder;
 
 static PyObject *jt_decoder_new(PyTypeObject *cls, PyObject *args, PyObject *kwargs) {
-    static char *keywords[] = {"type", "forbid_unknown_fields", NULL};
-    PyObject *type = (PyObject *)&PyBaseObject_Type;
+    static char *keywords[] = {"type", "forbid_unknown_fields", "rename", NULL};
+    PyObject *type = (PyObject *)&PyBaseObject_Type, *rename = Py_None;
     int forbid = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O$p:Decoder", keywords, &type, &forbid)) return NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O$pO:Decoder", keywords, &type, &forbid, &rename)) return NULL;
     jj_state *st = PyType_GetModuleState(cls);
     if (!st) return NULL;
-    PyObject *plan = jj_typed_plan(st, type);
+    PyObject *plan = jj_typed_plan(st, type, rename);
     if (!plan) return NULL;
     jt_decoder *self = (jt_decoder *)cls->tp_alloc(cls, 0);
     if (!self) {
@@ -105,11 +133,20 @@ static PyObject *jt_decoder_decode(jt_decoder *self, PyObject *data) {
     return st ? jt_decode(st, self->plan, data, self->flags) : NULL;
 }
 
+/* _attach(stream): the stream's documents are decoded as this decoder decodes one. */
+static PyObject *jt_decoder_attach(jt_decoder *self, PyObject *stream) {
+    jj_state *st = PyType_GetModuleState(Py_TYPE(self));
+    if (!st || jj_typed_stream_attach(st, stream, self->plan, self->flags) < 0) return NULL;
+    return Py_NewRef(stream);
+}
+
 static PyObject *jt_decoder_repr(jt_decoder *self) { return PyUnicode_FromFormat("jetjson.Decoder(%R)", self->type); }
 
 static PyMethodDef jt_decoder_methods[] = {
     {"decode", (PyCFunction)jt_decoder_decode, METH_O,
      "decode(data, /)\n--\n\nThe JSON document data (as loads takes it) as an instance of the decoder's type."},
+    {"_attach", (PyCFunction)jt_decoder_attach, METH_O,
+     "_attach(stream, /)\n--\n\nMakes a new stream (loads_many's iterator) decode each document as decode() does."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -126,7 +163,7 @@ static PyType_Slot jt_decoder_slots[] = {
     {Py_tp_repr, jt_decoder_repr},
     {Py_tp_methods, jt_decoder_methods},
     {Py_tp_members, jt_decoder_members},
-    {Py_tp_doc, "Decoder(type=object, *, forbid_unknown_fields=False)\n--\n\nDecodes JSON into instances of type, as loads(data, type=type) "
+    {Py_tp_doc, "Decoder(type=object, *, forbid_unknown_fields=False, rename=None)\n--\n\nDecodes JSON into instances of type, as loads(data, type=type) "
                 "does, with the type's compiled description kept for every call."},
     {0, NULL},
 };

@@ -3,7 +3,7 @@
  * never calls into Python except to construct instances and run __post_init__. */
 #include <string.h>
 
-#include "typed.h"
+#include "typed_compiler.h"
 
 #define JT_PLAN_CAPSULE "jetjson.typed_plan"
 
@@ -82,7 +82,7 @@ static PyObject *jt_env(jj_state *st) {
     return env;
 }
 
-static int jt_is(PyObject *env, PyObject *obj, const char *name) {
+int jj_tis(PyObject *env, PyObject *obj, const char *name) {
     PyObject *v = PyDict_GetItemString(env, name);
     return v != NULL && v == obj;
 }
@@ -96,6 +96,7 @@ static void jt_node_free(jj_tnode *n) {
     Py_XDECREF(n->cls);
     for (Py_ssize_t i = 0; i < n->nfields; i++) {
         Py_XDECREF(n->fields[i].name);
+        Py_XDECREF(n->fields[i].key);
         Py_XDECREF(n->fields[i].dflt);
         Py_XDECREF(n->fields[i].factory);
     }
@@ -115,14 +116,8 @@ static void jt_plan_destroy(PyObject *capsule) {
 
 jj_tplan *jj_typed_plan_get(PyObject *capsule) { return PyCapsule_GetPointer(capsule, JT_PLAN_CAPSULE); }
 
-typedef struct jt_compiler {
-    jj_state *st;
-    PyObject *env;
-    jj_tplan *plan;
-    PyObject *memo; /* class -> PyLong(node address): classes compiled in this plan */
-} jt_compiler;
 
-static jj_tnode *jt_new_node(jt_compiler *c, unsigned kinds) {
+jj_tnode *jj_tnew_node(jj_tcompiler *c, unsigned kinds) {
     jj_tplan *plan = c->plan;
     if (plan->count == plan->cap) {
         Py_ssize_t cap = plan->cap ? plan->cap * 2 : 8;
@@ -147,9 +142,8 @@ static jj_tnode *jt_new_node(jt_compiler *c, unsigned kinds) {
     return n;
 }
 
-static jj_tnode *jt_compile(jt_compiler *c, PyObject *t);
 
-static PyObject *jt_call1(PyObject *env, const char *fn, PyObject *arg) {
+PyObject *jj_tcall1(PyObject *env, const char *fn, PyObject *arg) {
     PyObject *f = PyDict_GetItemString(env, fn);
     return f ? PyObject_CallOneArg(f, arg) : NULL;
 }
@@ -159,18 +153,18 @@ static jj_tnode *jt_unsupported(PyObject *t) {
     return NULL;
 }
 
-static jj_tnode *jt_container(jt_compiler *c, unsigned kind, PyObject *item_type) {
-    jj_tnode *item = jt_compile(c, item_type);
+static jj_tnode *jt_container(jj_tcompiler *c, unsigned kind, PyObject *item_type) {
+    jj_tnode *item = jj_tcompile(c, item_type);
     if (!item) return NULL;
-    jj_tnode *n = jt_new_node(c, JT_ARRAY);
+    jj_tnode *n = jj_tnew_node(c, JT_ARRAY);
     if (!n) return NULL;
     n->array_kind = (int)kind;
     n->item = item;
     return n;
 }
 
-static jj_tnode *jt_dict(jt_compiler *c, PyObject *key_type, PyObject *value_type) {
-    jj_tnode *key = jt_compile(c, key_type);
+static jj_tnode *jt_dict(jj_tcompiler *c, PyObject *key_type, PyObject *value_type) {
+    jj_tnode *key = jj_tcompile(c, key_type);
     if (!key) return NULL;
     /* keys are JSON strings: a str (or Literal/enum of str) as is, an int (or
      * Literal/enum of int) from its decimal digits */
@@ -178,9 +172,9 @@ static jj_tnode *jt_dict(jt_compiler *c, PyObject *key_type, PyObject *value_typ
         PyErr_Format(PyExc_TypeError, "Only dicts with str-like or int-like keys are supported - type `%R` is not supported", key_type);
         return NULL;
     }
-    jj_tnode *value = jt_compile(c, value_type);
+    jj_tnode *value = jj_tcompile(c, value_type);
     if (!value) return NULL;
-    jj_tnode *n = jt_new_node(c, JT_OBJECT);
+    jj_tnode *n = jj_tnew_node(c, JT_OBJECT);
     if (!n) return NULL;
     n->object_kind = JT_DICT;
     n->key = key;
@@ -194,8 +188,8 @@ static int jt_map_add(PyObject **map, PyObject *key, PyObject *value) {
     return PyDict_SetItem(*map, key, value);
 }
 
-static jj_tnode *jt_literal(jt_compiler *c, PyObject *t, PyObject *args) {
-    jj_tnode *n = jt_new_node(c, 0);
+static jj_tnode *jt_literal(jj_tcompiler *c, PyObject *t, PyObject *args) {
+    jj_tnode *n = jj_tnew_node(c, 0);
     if (!n) return NULL;
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(args); i++) {
         PyObject *v = PyTuple_GET_ITEM(args, i);
@@ -212,8 +206,8 @@ static jj_tnode *jt_literal(jt_compiler *c, PyObject *t, PyObject *args) {
     return n;
 }
 
-static jj_tnode *jt_enum(jt_compiler *c, PyObject *cls) {
-    jj_tnode *n = jt_new_node(c, 0);
+static jj_tnode *jt_enum(jj_tcompiler *c, PyObject *cls) {
+    jj_tnode *n = jj_tnew_node(c, 0);
     if (!n) return NULL;
     n->int_kind = n->str_kind = JT_LOOKUP;
     PyObject *members = PyObject_GetAttrString(cls, "__members__");
@@ -245,206 +239,13 @@ static jj_tnode *jt_enum(jt_compiler *c, PyObject *cls) {
     return result;
 }
 
-static int jt_remember(jt_compiler *c, PyObject *cls, jj_tnode *n) {
+int jj_tremember(jj_tcompiler *c, PyObject *cls, jj_tnode *n) {
     PyObject *addr = PyLong_FromVoidPtr(n);
     int rc = addr ? PyDict_SetItem(c->memo, cls, addr) : -1;
     Py_XDECREF(addr);
     return rc;
 }
 
-/* Required[T] / NotRequired[T] (TypedDict fields) -> T */
-static PyObject *jt_strip_required(jt_compiler *c, PyObject *t) {
-    for (;;) {
-        PyObject *origin = jt_call1(c->env, "get_origin", t);
-        if (!origin) return NULL;
-        int wrapped = jt_is(c->env, origin, "Required") || jt_is(c->env, origin, "NotRequired") ||
-                      jt_is(c->env, origin, "te_Required") || jt_is(c->env, origin, "te_NotRequired");
-        Py_DECREF(origin);
-        if (!wrapped) return Py_NewRef(t);
-        PyObject *args = jt_call1(c->env, "get_args", t);
-        if (!args) return NULL;
-        t = PyTuple_GET_ITEM(args, 0);
-        Py_INCREF(t);
-        Py_DECREF(args);
-        PyObject *r = jt_strip_required(c, t);
-        Py_DECREF(t);
-        return r;
-    }
-}
-
-static int jt_field_init(jj_tfield *f, PyObject *name) {
-    Py_INCREF(name);
-    PyUnicode_InternInPlace(&name);
-    f->name = name;
-    Py_ssize_t len;
-    f->utf8 = PyUnicode_AsUTF8AndSize(name, &len);
-    f->len = (size_t)len;
-    return f->utf8 ? 0 : -1;
-}
-
-static PyObject *jt_hints(jt_compiler *c, PyObject *cls) {
-    PyObject *f = PyDict_GetItemString(c->env, "get_type_hints");
-    if (!f) return NULL;
-    PyObject *kw = Py_BuildValue("{s:O}", "include_extras", Py_True);
-    if (!kw) return NULL;
-    PyObject *args = PyTuple_Pack(1, cls);
-    PyObject *hints = args ? PyObject_Call(f, args, kw) : NULL;
-    Py_XDECREF(args);
-    Py_DECREF(kw);
-    return hints;
-}
-
-static int jt_dataclass_fields(jt_compiler *c, jj_tnode *n, PyObject *cls) {
-    int rc = -1;
-    PyObject *hints = jt_hints(c, cls);
-    PyObject *fields = hints ? jt_call1(c->env, "fields", cls) : NULL;
-    PyObject *missing = PyDict_GetItemString(c->env, "MISSING");
-    PyObject *params = fields ? PyObject_GetAttrString(cls, "__dataclass_params__") : NULL;
-    PyObject *frozen = params ? PyObject_GetAttrString(params, "frozen") : NULL;
-    if (!frozen) goto done;
-    n->frozen = PyObject_IsTrue(frozen);
-    n->post_init = PyObject_HasAttrString(cls, "__post_init__");
-    PyObject *own = ((PyTypeObject *)cls)->tp_dict;
-    n->slots = own && PyDict_GetItemString(own, "__slots__") != NULL;
-    Py_ssize_t count = PyTuple_GET_SIZE(fields);
-    n->fields = PyMem_Calloc((size_t)(count ? count : 1), sizeof *n->fields);
-    if (!n->fields) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    for (Py_ssize_t i = 0; i < count; i++) {
-        PyObject *fld = PyTuple_GET_ITEM(fields, i);
-        jj_tfield *f = &n->fields[i];
-        n->nfields = i + 1;
-        PyObject *name = PyObject_GetAttrString(fld, "name");
-        if (!name || jt_field_init(f, name) < 0) {
-            Py_XDECREF(name);
-            goto done;
-        }
-        Py_DECREF(name);
-        PyObject *type = PyDict_GetItemWithError(hints, f->name);
-        PyObject *own = NULL;
-        if (!type && !PyErr_Occurred()) type = own = PyObject_GetAttrString(fld, "type");
-        f->type = type ? jt_compile(c, type) : NULL;
-        Py_XDECREF(own);
-        PyObject *dflt = PyObject_GetAttrString(fld, "default");
-        PyObject *factory = dflt ? PyObject_GetAttrString(fld, "default_factory") : NULL;
-        PyObject *init = factory ? PyObject_GetAttrString(fld, "init") : NULL;
-        if (init) {
-            f->dflt = dflt != missing ? Py_NewRef(dflt) : NULL;
-            f->factory = factory != missing ? Py_NewRef(factory) : NULL;
-            f->init = PyObject_IsTrue(init);
-            f->required = f->init && !f->dflt && !f->factory;
-        }
-        Py_XDECREF(dflt);
-        Py_XDECREF(factory);
-        Py_XDECREF(init);
-        if (!f->type || !init) goto done;
-    }
-    rc = 0;
-done:
-    Py_XDECREF(hints);
-    Py_XDECREF(fields);
-    Py_XDECREF(params);
-    Py_XDECREF(frozen);
-    return rc;
-}
-
-static int jt_typeddict_fields(jt_compiler *c, jj_tnode *n, PyObject *cls) {
-    int rc = -1;
-    PyObject *hints = jt_hints(c, cls);
-    PyObject *required = hints ? PyObject_GetAttrString(cls, "__required_keys__") : NULL;
-    PyObject *items = required ? PyDict_Items(hints) : NULL;
-    if (!items) goto done;
-    Py_ssize_t count = PyList_GET_SIZE(items);
-    n->fields = PyMem_Calloc((size_t)(count ? count : 1), sizeof *n->fields);
-    if (!n->fields) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    for (Py_ssize_t i = 0; i < count; i++) {
-        PyObject *pair = PyList_GET_ITEM(items, i);
-        jj_tfield *f = &n->fields[i];
-        n->nfields = i + 1;
-        if (jt_field_init(f, PyTuple_GET_ITEM(pair, 0)) < 0) goto done;
-        PyObject *type = jt_strip_required(c, PyTuple_GET_ITEM(pair, 1));
-        f->type = type ? jt_compile(c, type) : NULL;
-        Py_XDECREF(type);
-        if (!f->type) goto done;
-        int req = PySequence_Contains(required, f->name);
-        if (req < 0) goto done;
-        f->required = req;
-        f->init = 1;
-    }
-    rc = 0;
-done:
-    Py_XDECREF(hints);
-    Py_XDECREF(required);
-    Py_XDECREF(items);
-    return rc;
-}
-
-static int jt_namedtuple_fields(jt_compiler *c, jj_tnode *n, PyObject *cls) {
-    int rc = -1;
-    PyObject *names = PyObject_GetAttrString(cls, "_fields");
-    PyObject *defaults = names ? PyObject_GetAttrString(cls, "_field_defaults") : NULL;
-    PyObject *hints = defaults ? jt_hints(c, cls) : NULL;
-    if (!hints || !PyTuple_Check(names)) goto done;
-    Py_ssize_t count = PyTuple_GET_SIZE(names);
-    n->items = PyMem_Calloc((size_t)(count ? count : 1), sizeof *n->items);
-    n->fields = PyMem_Calloc((size_t)(count ? count : 1), sizeof *n->fields);
-    if (!n->items || !n->fields) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    n->nitems = count;
-    n->nrequired = count - PyObject_Length(defaults);
-    for (Py_ssize_t i = 0; i < count; i++) {
-        PyObject *name = PyTuple_GET_ITEM(names, i);
-        jj_tfield *f = &n->fields[i];
-        n->nfields = i + 1;
-        if (jt_field_init(f, name) < 0) goto done;
-        PyObject *type = PyDict_GetItemWithError(hints, name);
-        if (!type && PyErr_Occurred()) goto done;
-        PyObject *any = PyDict_GetItemString(c->env, "Any");
-        n->items[i] = f->type = jt_compile(c, type ? type : any);
-        if (!f->type) goto done;
-        PyObject *d = PyDict_GetItemWithError(defaults, name);
-        if (d) f->dflt = Py_NewRef(d);
-        else if (PyErr_Occurred()) goto done;
-    }
-    rc = 0;
-done:
-    Py_XDECREF(names);
-    Py_XDECREF(defaults);
-    Py_XDECREF(hints);
-    return rc;
-}
-
-/* A dataclass, TypedDict or NamedTuple: one node per class per plan, remembered before
- * its fields are compiled so that fields may name the class again (recursive types). */
-static jj_tnode *jt_class(jt_compiler *c, PyObject *cls, int kind) {
-    PyObject *known = PyDict_GetItemWithError(c->memo, cls);
-    if (known) return PyLong_AsVoidPtr(known);
-    if (PyErr_Occurred()) return NULL;
-    jj_tnode *n = jt_new_node(c, kind == JT_NAMEDTUPLE ? JT_ARRAY : JT_OBJECT);
-    if (!n || jt_remember(c, cls, n) < 0) return NULL;
-    n->cls = Py_NewRef(cls);
-    n->compiled = 0;
-    int rc;
-    if (kind == JT_NAMEDTUPLE) {
-        n->array_kind = JT_NAMEDTUPLE;
-        rc = jt_namedtuple_fields(c, n, cls);
-    } else {
-        n->object_kind = kind;
-        rc = kind == JT_DATACLASS ? jt_dataclass_fields(c, n, cls) : jt_typeddict_fields(c, n, cls);
-    }
-    n->compiled = 1;
-    for (Py_ssize_t i = 0; i < n->nfields; i++) {
-        if (n->fields[i].init) n->key_lengths |= UINT64_C(1) << (n->fields[i].len < 63 ? n->fields[i].len : 63);
-    }
-    return rc < 0 ? NULL : n;
-}
 
 /* Merges the member m into the union u: one member per JSON kind. */
 static int jt_union_add(jj_tnode *u, const jj_tnode *m, PyObject *t) {
@@ -500,11 +301,11 @@ static int jt_union_add(jj_tnode *u, const jj_tnode *m, PyObject *t) {
     return 0;
 }
 
-static jj_tnode *jt_union(jt_compiler *c, PyObject *t, PyObject *args) {
-    jj_tnode *u = jt_new_node(c, 0);
+static jj_tnode *jt_union(jj_tcompiler *c, PyObject *t, PyObject *args) {
+    jj_tnode *u = jj_tnew_node(c, 0);
     if (!u) return NULL;
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(args); i++) {
-        jj_tnode *m = jt_compile(c, PyTuple_GET_ITEM(args, i));
+        jj_tnode *m = jj_tcompile(c, PyTuple_GET_ITEM(args, i));
         if (!m) return NULL;
         if (m->kinds & JT_ANY) return m;
         if (jt_union_add(u, m, t) < 0) return NULL;
@@ -512,36 +313,57 @@ static jj_tnode *jt_union(jt_compiler *c, PyObject *t, PyObject *args) {
     return u;
 }
 
-static jj_tnode *jt_generic(jt_compiler *c, PyObject *t, PyObject *origin, PyObject *args) {
+static int jt_is_alias(PyObject *t) {
+    return strcmp(Py_TYPE(t)->tp_name, "typing.TypeAliasType") == 0 || strcmp(Py_TYPE(t)->tp_name, "TypeAliasType") == 0;
+}
+
+static jj_tnode *jt_alias(jj_tcompiler *c, PyObject *t, PyObject *key, PyObject *scope);
+
+/* Pair[int] where type Pair[T] = ...: the alias's value with T bound, remembered per
+ * bindings (type Tree[T] = T | list[Tree[T]] compiles once per Tree[int]). */
+static jj_tnode *jt_generic_alias(jj_tcompiler *c, PyObject *t, PyObject *alias, PyObject *args) {
+    PyObject *params = PyObject_GetAttrString(alias, "__type_params__");
+    PyObject *typevar = PyDict_GetItemString(c->env, "TypeVar");
+    PyObject *scope = params ? jj_typed_bind_scope(params, args, c->subst, typevar) : NULL;
+    Py_XDECREF(params);
+    if (!scope) return NULL;
+    PyObject *key = jj_tclass_key(alias, scope);
+    jj_tnode *n = jt_alias(c, alias, key ? key : t, scope);
+    Py_XDECREF(key);
+    Py_DECREF(scope);
+    return n;
+}
+
+static jj_tnode *jt_generic(jj_tcompiler *c, PyObject *t, PyObject *origin, PyObject *args) {
     PyObject *env = c->env;
     Py_ssize_t nargs = PyTuple_GET_SIZE(args);
     PyObject *any = PyDict_GetItemString(env, "Any");
     PyObject *a0 = nargs > 0 ? PyTuple_GET_ITEM(args, 0) : any;
-    if (jt_is(env, origin, "Annotated")) {
-        jj_tnode *m = jt_compile(c, a0);
+    if (jj_tis(env, origin, "Annotated")) {
+        jj_tnode *m = jj_tcompile(c, a0);
         PyObject *meta = m ? PyTuple_GetSlice(args, 1, nargs) : NULL;
         int has = meta ? jj_typed_has_constraints(meta) : -1;
-        jj_tnode *u = has > 0 ? jt_new_node(c, 0) : NULL;
+        jj_tnode *u = has > 0 ? jj_tnew_node(c, 0) : NULL;
         if (has == 0) u = m;
         else if (u && (jt_union_add(u, m, t) < 0 || jj_typed_constrain(u, meta, t) < 0)) u = NULL;
         Py_XDECREF(meta);
         return u;
     }
-    if (jt_is(env, origin, "Required") || jt_is(env, origin, "NotRequired") || jt_is(env, origin, "Final"))
-        return jt_compile(c, a0);
-    if (jt_is(env, origin, "Union") || jt_is(env, origin, "UnionType")) return jt_union(c, t, args);
-    if (jt_is(env, origin, "Literal")) return jt_literal(c, t, args);
-    if (origin == (PyObject *)&PyList_Type || jt_is(env, origin, "Sequence") ||
-        jt_is(env, origin, "MutableSequence") || jt_is(env, origin, "Collection") || jt_is(env, origin, "Iterable"))
+    if (jj_tis(env, origin, "Required") || jj_tis(env, origin, "NotRequired") || jj_tis(env, origin, "Final"))
+        return jj_tcompile(c, a0);
+    if (jj_tis(env, origin, "Union") || jj_tis(env, origin, "UnionType")) return jt_union(c, t, args);
+    if (jj_tis(env, origin, "Literal")) return jt_literal(c, t, args);
+    if (origin == (PyObject *)&PyList_Type || jj_tis(env, origin, "Sequence") ||
+        jj_tis(env, origin, "MutableSequence") || jj_tis(env, origin, "Collection") || jj_tis(env, origin, "Iterable"))
         return jt_container(c, JT_LIST, a0);
-    if (origin == (PyObject *)&PySet_Type || jt_is(env, origin, "Set") || jt_is(env, origin, "MutableSet"))
+    if (origin == (PyObject *)&PySet_Type || jj_tis(env, origin, "Set") || jj_tis(env, origin, "MutableSet"))
         return jt_container(c, JT_SET, a0);
     if (origin == (PyObject *)&PyFrozenSet_Type) return jt_container(c, JT_FROZENSET, a0);
-    if (origin == (PyObject *)&PyDict_Type || jt_is(env, origin, "Mapping") || jt_is(env, origin, "MutableMapping"))
+    if (origin == (PyObject *)&PyDict_Type || jj_tis(env, origin, "Mapping") || jj_tis(env, origin, "MutableMapping"))
         return jt_dict(c, a0, nargs > 1 ? PyTuple_GET_ITEM(args, 1) : any);
     if (origin == (PyObject *)&PyTuple_Type) {
         if (nargs == 2 && PyTuple_GET_ITEM(args, 1) == Py_Ellipsis) return jt_container(c, JT_VARTUPLE, a0);
-        jj_tnode *n = jt_new_node(c, JT_ARRAY);
+        jj_tnode *n = jj_tnew_node(c, JT_ARRAY);
         if (!n) return NULL;
         n->array_kind = JT_TUPLE;
         n->items = PyMem_Calloc((size_t)(nargs ? nargs : 1), sizeof *n->items);
@@ -551,16 +373,19 @@ static jj_tnode *jt_generic(jt_compiler *c, PyObject *t, PyObject *origin, PyObj
         }
         n->nitems = n->nrequired = nargs;
         for (Py_ssize_t i = 0; i < nargs; i++) {
-            if (!(n->items[i] = jt_compile(c, PyTuple_GET_ITEM(args, i)))) return NULL;
+            if (!(n->items[i] = jj_tcompile(c, PyTuple_GET_ITEM(args, i)))) return NULL;
         }
         return n;
     }
+    if (jt_is_alias(origin)) return jt_generic_alias(c, t, origin, args);
+    int kind = jj_tclass_kind(origin); /* Box[int], Box a generic dataclass */
+    if (kind) return jj_tclass(c, origin, kind, args);
     return jt_unsupported(t);
 }
 
 /* datetime, date, time, UUID, Decimal, bytes, bytearray: strings of a given form. NULL
  * without an exception for another type. */
-static jj_tnode *jt_str_like(jt_compiler *c, PyObject *t) {
+static jj_tnode *jt_str_like(jj_tcompiler *c, PyObject *t) {
     static const struct {
         const char *env, *name;
         int kind;
@@ -573,10 +398,10 @@ static jj_tnode *jt_str_like(jt_compiler *c, PyObject *t) {
     if (t == (PyObject *)&PyBytes_Type) kind = JT_BYTES, name = "bytes";
     else if (t == (PyObject *)&PyByteArray_Type) kind = JT_BYTEARRAY, name = "bytes";
     for (size_t i = 0; !kind && i < sizeof table / sizeof table[0]; i++) {
-        if (jt_is(c->env, t, table[i].env)) kind = table[i].kind, name = table[i].name;
+        if (jj_tis(c->env, t, table[i].env)) kind = table[i].kind, name = table[i].name;
     }
     if (!kind) return NULL;
-    jj_tnode *n = jt_new_node(c, kind == JT_DECIMAL ? JT_STR | JT_INT | JT_FLOAT : JT_STR);
+    jj_tnode *n = jj_tnew_node(c, kind == JT_DECIMAL ? JT_STR | JT_INT | JT_FLOAT : JT_STR);
     if (!n) return NULL;
     n->str_kind = (unsigned char)kind;
     n->str_name = name;
@@ -602,53 +427,65 @@ static jj_tnode *jt_str_like(jt_compiler *c, PyObject *t) {
  * that the value may name the alias again inside a container (type J = list[J] | int);
  * until then it is empty and marked in progress, which is how a union that contains
  * itself (type A = int | A) is told. */
-static jj_tnode *jt_alias(jt_compiler *c, PyObject *t) {
-    PyObject *known = PyDict_GetItemWithError(c->memo, t);
+static jj_tnode *jt_alias(jj_tcompiler *c, PyObject *t, PyObject *key, PyObject *scope) {
+    PyObject *known = PyDict_GetItemWithError(c->memo, key);
     if (known) return PyLong_AsVoidPtr(known);
     if (PyErr_Occurred()) return NULL;
-    jj_tnode *u = jt_new_node(c, 0);
-    if (!u || jt_remember(c, t, u) < 0) return NULL;
+    jj_tnode *u = jj_tnew_node(c, 0);
+    if (!u || jj_tremember(c, key, u) < 0) return NULL;
     u->compiled = 0;
     PyObject *v = PyObject_GetAttrString(t, "__value__");
-    jj_tnode *m = v ? jt_compile(c, v) : NULL;
+    PyObject *outer = c->subst;
+    c->subst = scope && PyDict_GET_SIZE(scope) ? scope : NULL; /* type Pair[T] = ...: T as given */
+    jj_tnode *m = v ? jj_tcompile(c, v) : NULL;
+    c->subst = outer;
     Py_XDECREF(v);
     if (!m || jt_union_add(u, m, t) < 0) return NULL;
     u->compiled = 1;
     return u;
 }
 
-static jj_tnode *jt_compile_inner(jt_compiler *c, PyObject *t) {
+static jj_tnode *jt_compile_inner(jj_tcompiler *c, PyObject *t) {
     PyObject *env = c->env;
-    if (t == Py_None || t == (PyObject *)Py_TYPE(Py_None)) return jt_new_node(c, JT_NULL);
-    if (t == (PyObject *)&PyBaseObject_Type || jt_is(env, t, "Any")) return jt_new_node(c, JT_ANY);
-    if (t == (PyObject *)&PyLong_Type) return jt_new_node(c, JT_INT);
-    if (t == (PyObject *)&PyFloat_Type) return jt_new_node(c, JT_FLOAT);
-    if (t == (PyObject *)&PyUnicode_Type) return jt_new_node(c, JT_STR);
-    if (t == (PyObject *)&PyBool_Type) return jt_new_node(c, JT_TRUE | JT_FALSE);
+    if (t == Py_None || t == (PyObject *)Py_TYPE(Py_None)) return jj_tnew_node(c, JT_NULL);
+    if (t == (PyObject *)&PyBaseObject_Type || jj_tis(env, t, "Any")) return jj_tnew_node(c, JT_ANY);
+    if (t == (PyObject *)&PyLong_Type) return jj_tnew_node(c, JT_INT);
+    if (t == (PyObject *)&PyFloat_Type) return jj_tnew_node(c, JT_FLOAT);
+    if (t == (PyObject *)&PyUnicode_Type) return jj_tnew_node(c, JT_STR);
+    if (t == (PyObject *)&PyBool_Type) return jj_tnew_node(c, JT_TRUE | JT_FALSE);
     PyObject *any = PyDict_GetItemString(env, "Any");
-    if (t == (PyObject *)&PyList_Type || jt_is(env, t, "Sequence") || jt_is(env, t, "MutableSequence") ||
-        jt_is(env, t, "Collection"))
+    if (t == (PyObject *)&PyList_Type || jj_tis(env, t, "Sequence") || jj_tis(env, t, "MutableSequence") ||
+        jj_tis(env, t, "Collection"))
         return jt_container(c, JT_LIST, any);
-    if (t == (PyObject *)&PyTuple_Type || jt_is(env, t, "Tuple")) return jt_container(c, JT_VARTUPLE, any);
+    if (t == (PyObject *)&PyTuple_Type || jj_tis(env, t, "Tuple")) return jt_container(c, JT_VARTUPLE, any);
     /* a TypeVar left unbound: its bound, else anything */
     PyObject *typevar = PyDict_GetItemString(env, "TypeVar");
     if (typevar && Py_TYPE(t) == (PyTypeObject *)typevar) {
+        PyObject *bound_to = c->subst ? PyDict_GetItemWithError(c->subst, t) : NULL;
+        if (bound_to) { /* given to the generic class: read where it was written */
+            PyObject *scope = c->subst;
+            c->subst = NULL;
+            jj_tnode *n = jj_tcompile(c, bound_to);
+            c->subst = scope;
+            return n;
+        }
+        if (PyErr_Occurred()) return NULL;
         PyObject *bound = PyObject_GetAttrString(t, "__bound__");
         if (!bound) return NULL;
-        jj_tnode *n = bound == Py_None ? jt_new_node(c, JT_ANY) : jt_compile(c, bound);
+        jj_tnode *n = bound == Py_None ? jj_tnew_node(c, JT_ANY) : jj_tcompile(c, bound);
         Py_DECREF(bound);
         return n;
     }
-    if (t == (PyObject *)&PySet_Type || jt_is(env, t, "Set") || jt_is(env, t, "MutableSet"))
+    if (t == (PyObject *)&PySet_Type || jj_tis(env, t, "Set") || jj_tis(env, t, "MutableSet"))
         return jt_container(c, JT_SET, any);
     if (t == (PyObject *)&PyFrozenSet_Type) return jt_container(c, JT_FROZENSET, any);
-    if (t == (PyObject *)&PyDict_Type || jt_is(env, t, "Mapping") || jt_is(env, t, "MutableMapping"))
+    if (t == (PyObject *)&PyDict_Type || jj_tis(env, t, "Mapping") || jj_tis(env, t, "MutableMapping"))
         return jt_dict(c, any, any);
 
-    PyObject *origin = jt_call1(env, "get_origin", t);
+    PyObject *origin = jj_tcall1(env, "get_origin", t);
     if (!origin) return NULL;
     if (origin != Py_None) {
-        PyObject *args = jt_call1(env, "get_args", t);
+        PyObject *args = jj_tcall1(env, "get_args", t);
         jj_tnode *n = args ? jt_generic(c, t, origin, args) : NULL;
         Py_XDECREF(args);
         Py_DECREF(origin);
@@ -658,12 +495,11 @@ static jj_tnode *jt_compile_inner(jt_compiler *c, PyObject *t) {
     /* NewType and PEP 695 aliases: what they stand for */
     if (PyObject_HasAttrString(t, "__supertype__") && !PyType_Check(t)) {
         PyObject *s = PyObject_GetAttrString(t, "__supertype__");
-        jj_tnode *n = s ? jt_compile(c, s) : NULL;
+        jj_tnode *n = s ? jj_tcompile(c, s) : NULL;
         Py_XDECREF(s);
         return n;
     }
-    if (strcmp(Py_TYPE(t)->tp_name, "typing.TypeAliasType") == 0 || strcmp(Py_TYPE(t)->tp_name, "TypeAliasType") == 0)
-        return jt_alias(c, t);
+    if (jt_is_alias(t)) return jt_alias(c, t, t, NULL);
     if (!PyType_Check(t)) return jt_unsupported(t);
     jj_tnode *str_like = jt_str_like(c, t);
     if (str_like || PyErr_Occurred()) return str_like;
@@ -671,23 +507,19 @@ static jj_tnode *jt_compile_inner(jt_compiler *c, PyObject *t) {
     int is_enum = enum_base ? PyObject_IsSubclass(t, enum_base) : 0;
     if (is_enum < 0) return NULL;
     if (is_enum) return jt_enum(c, t);
-    if (PyObject_HasAttrString(t, "__dataclass_fields__")) return jt_class(c, t, JT_DATACLASS);
-    if (PyType_IsSubtype((PyTypeObject *)t, &PyDict_Type) && PyObject_HasAttrString(t, "__required_keys__") &&
-        PyObject_HasAttrString(t, "__total__"))
-        return jt_class(c, t, JT_TYPEDDICT);
-    if (PyType_IsSubtype((PyTypeObject *)t, &PyTuple_Type) && PyObject_HasAttrString(t, "_fields"))
-        return jt_class(c, t, JT_NAMEDTUPLE);
+    int kind = jj_tclass_kind(t);
+    if (kind) return jj_tclass(c, t, kind, NULL);
     return jt_unsupported(t);
 }
 
-static jj_tnode *jt_compile(jt_compiler *c, PyObject *t) {
+jj_tnode *jj_tcompile(jj_tcompiler *c, PyObject *t) {
     if (Py_EnterRecursiveCall(" while compiling a type for jetjson")) return NULL;
     jj_tnode *n = jt_compile_inner(c, t);
     Py_LeaveRecursiveCall();
     return n;
 }
 
-static PyObject *jt_plan_new(jj_state *st, PyObject *type) {
+static PyObject *jt_plan_new(jj_state *st, PyObject *type, PyObject *rename) {
     PyObject *env = jt_env(st);
     if (!env) return NULL;
     jj_tplan *plan = PyMem_Calloc(1, sizeof *plan);
@@ -699,8 +531,8 @@ static PyObject *jt_plan_new(jj_state *st, PyObject *type) {
         PyMem_Free(plan);
         return NULL;
     }
-    jt_compiler c = {st, env, plan, PyDict_New()};
-    jj_tnode *root = c.memo ? jt_compile(&c, type) : NULL;
+    jj_tcompiler c = {st, env, plan, PyDict_New(), rename, NULL};
+    jj_tnode *root = c.memo ? jj_tcompile(&c, type) : NULL;
     Py_XDECREF(c.memo);
     if (!root) {
         Py_DECREF(capsule);
@@ -717,15 +549,29 @@ static PyObject *jt_plan_new(jj_state *st, PyObject *type) {
     return capsule;
 }
 
-PyObject *jj_typed_plan(jj_state *st, PyObject *type) {
+PyObject *jj_typed_plan(jj_state *st, PyObject *type, PyObject *rename) {
+    if (rename == Py_None) rename = NULL;
+    if (rename && jj_typed_rename_check(rename) < 0) return NULL;
     if (!st->typed_cache && !(st->typed_cache = PyDict_New())) return NULL;
-    PyObject *plan = PyDict_GetItemWithError(st->typed_cache, type);
-    if (plan) return Py_NewRef(plan);
+    /* a renamed plan is kept under (type, rename); one with a dict compiled each time */
+    if (rename && PyObject_Hash(rename) == -1) {
+        PyErr_Clear();
+        return jt_plan_new(st, type, rename);
+    }
+    PyObject *key = rename ? PyTuple_Pack(2, type, rename) : Py_NewRef(type);
+    if (!key) return NULL;
+    PyObject *plan = PyDict_GetItemWithError(st->typed_cache, key);
+    if (plan) {
+        Py_DECREF(key);
+        return Py_NewRef(plan);
+    }
     int hashable = !PyErr_Occurred();
     PyErr_Clear();
-    plan = jt_plan_new(st, type);
-    if (!plan || !hashable) return plan;
-    if (PyDict_GET_SIZE(st->typed_cache) >= JJ_TYPED_CACHE_MAX) PyDict_Clear(st->typed_cache);
-    if (PyDict_SetItem(st->typed_cache, type, plan) < 0) Py_CLEAR(plan);
+    plan = jt_plan_new(st, type, rename);
+    if (plan && hashable) {
+        if (PyDict_GET_SIZE(st->typed_cache) >= JJ_TYPED_CACHE_MAX) PyDict_Clear(st->typed_cache);
+        if (PyDict_SetItem(st->typed_cache, key, plan) < 0) Py_CLEAR(plan);
+    }
+    Py_DECREF(key);
     return plan;
 }

@@ -215,7 +215,7 @@ static Py_ssize_t jt_field_at(jt_ctx *c, const jj_tnode *n, size_t t, Py_ssize_t
 }
 
 static int jt_missing(jj_tpath *e, const jj_tfield *f) {
-    PyObject *msg = PyUnicode_FromFormat("Object missing required field `%U`", f->name);
+    PyObject *msg = PyUnicode_FromFormat("Object missing required field `%U`", f->key);
     if (msg) jj_tpath_fail(e, msg);
     return -1;
 }
@@ -304,7 +304,7 @@ static PyObject *jt_record(jt_ctx *c, const jj_tnode *n, size_t t, Py_ssize_t pa
         }
         PyObject *v = jt_value(c, n->fields[f].type, &t);
         if (!v) {
-            jj_tpath_field(&c->err, n->fields[f].name);
+            jj_tpath_field(&c->err, n->fields[f].key);
             goto done;
         }
         Py_XSETREF(vals[f], v);
@@ -369,7 +369,8 @@ static PyObject *jt_convert(jt_ctx *c, const jj_tnode *n, size_t *pt) {
             return jt_lookup(c, n->int_map, v);
         }
         if (kinds & JT_FLOAT) return jt_int_as_float(c, t);
-        jj_tpath_expected(&c->err, n, "int");
+        /* msgspec reads an integer past 64 bits as a float unless an int is asked for */
+        jj_tpath_expected(&c->err, n, type == JJ_BIGINT ? "float" : "int");
         return NULL;
     case JJ_DOUBLE:
         *pt = t + 2;
@@ -422,12 +423,15 @@ static PyObject *jt_value(jt_ctx *c, const jj_tnode *n, size_t *pt) {
 }
 
 PyObject *jj_typed_build(jj_state *st, jj_parser *p, const uint8_t *input, size_t len, const jj_tnode *root,
-                          int flags) {
+                          int flags, Py_ssize_t doc) {
     jt_ctx c = {st, p, p->tape, input, len, {NULL, NULL, 0, flags}};
     size_t t = 0;
     int gc_was_enabled = PyGC_Disable();
     PyObject *v = jt_value(&c, root, &t);
     if (gc_was_enabled) PyGC_Enable();
-    if (!v) jj_tpath_raise(st, &c.err);
+    if (!v) {
+        if (doc >= 0) jj_tpath_index(&c.err, doc);
+        jj_tpath_raise(st, &c.err);
+    }
     return v;
 }

@@ -114,7 +114,7 @@ static PyObject *jo_object(jj_tpath *e, const jj_tnode *n, PyObject *dict) {
         Py_ssize_t pos = 0;
         while (PyDict_Next(dict, &pos, &key, &value)) {
             Py_ssize_t i = 0;
-            while (i < n->nfields && !(n->fields[i].init && PyUnicode_Compare(n->fields[i].name, key) == 0)) i++;
+            while (i < n->nfields && !(n->fields[i].init && PyUnicode_Compare(n->fields[i].key, key) == 0)) i++;
             if (i == n->nfields) {
                 jj_tpath_unknown(e, Py_NewRef(key));
                 return NULL;
@@ -127,13 +127,13 @@ static PyObject *jo_object(jj_tpath *e, const jj_tnode *n, PyObject *dict) {
     Py_ssize_t i = 0;
     for (; i < n->nfields; i++) {
         if (!n->fields[i].init) continue;
-        PyObject *v = PyDict_GetItemWithError(dict, n->fields[i].name);
+        PyObject *v = PyDict_GetItemWithError(dict, n->fields[i].key);
         if (!v) {
             if (PyErr_Occurred()) break;
             continue;
         }
         if (!(vals[i] = jo_value(e, n->fields[i].type, v))) {
-            jj_tpath_field(e, n->fields[i].name);
+            jj_tpath_field(e, n->fields[i].key);
             break;
         }
     }
@@ -166,7 +166,12 @@ static PyObject *jo_convert(jj_tpath *e, const jj_tnode *n, PyObject *v) {
             }
             return PyFloat_FromDouble(d);
         }
-        jj_tpath_expected(e, n, "int");
+        /* past 64 bits msgspec says float, as the tape's big ints do (typed_decode.c) */
+        int overflow;
+        PyLong_AsLongLongAndOverflow(v, &overflow);
+        int big = overflow < 0 || (overflow > 0 && (PyLong_AsUnsignedLongLong(v), PyErr_Occurred() != NULL));
+        PyErr_Clear();
+        jj_tpath_expected(e, n, big ? "float" : "int");
     } else if (PyFloat_Check(v)) {
         if (n->decimal) return jo_decimal(n, v);
         if (kinds & JT_FLOAT) return Py_NewRef(v);
@@ -199,9 +204,12 @@ static PyObject *jo_value(jj_tpath *e, const jj_tnode *n, PyObject *v) {
     return r;
 }
 
-PyObject *jj_typed_from_object(jj_state *st, const jj_tnode *root, PyObject *value, int flags) {
+PyObject *jj_typed_from_object(jj_state *st, const jj_tnode *root, PyObject *value, int flags, Py_ssize_t doc) {
     jj_tpath e = {NULL, NULL, 0, flags};
     PyObject *v = jo_value(&e, root, value);
-    if (!v) jj_tpath_raise(st, &e);
+    if (!v) {
+        if (doc >= 0) jj_tpath_index(&e, doc);
+        jj_tpath_raise(st, &e);
+    }
     return v;
 }
