@@ -158,6 +158,14 @@ def msgpack_to_json(
     block_size: int = 1048576,
     threads: int | None = None,
 ) -> bytes: ...
+# Arrow -> NDJSON: anything with __arrow_c_stream__ or __arrow_c_array__
+def dumpb_arrow(
+    data: Any,
+    /,
+    *,
+    write_nulls: bool = True,
+    threads: int | None = None,
+) -> bytes: ...
 # canonical JSON (RFC 8785, JCS)
 def canonical(obj: Any, /, *, default: Callable[[Any], Any] | None = ...) -> bytes: ...
 def canonical_bytes(data: str | bytes | bytearray | memoryview, /) -> bytes: ...
