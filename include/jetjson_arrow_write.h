@@ -92,6 +92,12 @@ void jj_aw_plan_free(jj_aw_plan *plan);
 jj_aw_error jj_aw_write_batch(const jj_aw_plan *plan, const struct ArrowArray *batch, jj_sink *out,
                               jj_aw_status *status);
 
+/* The same for rows [first, first + count) of the batch only (which must be within it):
+ * a caller may write a batch in pieces (to size its buffer from the first rows, or to
+ * give ranges to threads). status->row counts from the batch's first row. */
+jj_aw_error jj_aw_write_rows(const jj_aw_plan *plan, const struct ArrowArray *batch, int64_t first, int64_t count,
+                             jj_sink *out, jj_aw_status *status);
+
 #ifdef __cplusplus
 }
 #endif

@@ -37,6 +37,9 @@ typedef enum aw_kind {
 /* Time units: digits of the fraction are 3 * unit. */
 enum { AW_SECONDS = 0, AW_MILLIS = 1, AW_MICROS = 2, AW_NANOS = 3 };
 
+/* Keys are copied in blocks of this many bytes (their storage is padded to it). */
+#define AW_KEY_PAD 16
+
 typedef struct aw_node {
     aw_kind kind;
     aw_kind index_kind; /* AW_DICT: the integer type of the indices */
@@ -45,7 +48,8 @@ typedef struct aw_node {
     int64_t fixed_size; /* AW_FIXED_LIST */
     int64_t n_children;
     struct aw_node *children; /* struct fields, the list item, the dictionary's values */
-    uint8_t *key;             /* struct fields: "name": escaped, and its length */
+    uint8_t *key;             /* struct fields: "name": escaped, and its length; the
+                                 allocation is padded to a multiple of AW_KEY_PAD */
     size_t key_len;
     char *path;   /* for errors: "a.b[]" */
     char *format; /* the Arrow format string (a copy) */

@@ -101,27 +101,33 @@ static int aw_job_plan(aw_job *job, struct ArrowSchema *schema) {
     return 0;
 }
 
-/* Write one batch (then released). 0, or -1 with an exception. */
+/* Room for `rows` more rows at the mean size of the rows written so far (and a
+ * sixteenth): with it the sink rarely grows, and growing a large buffer may copy it. */
+static int aw_reserve_rows(aw_job *job, int64_t written_rows, int64_t rows) {
+    if (written_rows <= 0 || rows <= 0) return 0;
+    double guess = (double)jj_sink_len(&job->out.sink) / (double)written_rows * (double)rows * 1.0625;
+    if (guess >= (double)(PY_SSIZE_T_MAX / 4)) return 0;
+    return jj_sink_reserve(&job->out.sink, (size_t)guess);
+}
+
+/* The first rows of a stream, written to learn the size of a row. */
+#define AW_SAMPLE_ROWS 256
+
+/* Write one batch (then released), GIL released. 0, or -1 with an exception. */
 static int aw_job_batch(aw_job *job, struct ArrowArray *batch) {
     jj_aw_status st;
     memset(&st, 0, sizeof st);
     jj_aw_error err = JJ_AW_OK;
-    /* room for this batch guessed from the rows so far: the sink then rarely grows with the
-       GIL released */
-    size_t written = jj_sink_len(&job->out.sink);
-    if (job->rows > 0 && batch->length > 0) {
-        double guess = (double)written / (double)job->rows * (double)batch->length * 1.0625;
-        if (guess < (double)(PY_SSIZE_T_MAX / 4) && jj_sink_reserve(&job->out.sink, (size_t)guess)) err = JJ_AW_NOMEM;
+    int64_t length = batch->length, done = 0;
+    job->out.saved = PyEval_SaveThread();
+    if (job->rows == 0 && length > 2 * AW_SAMPLE_ROWS) {
+        err = jj_aw_write_rows(job->plan, batch, 0, AW_SAMPLE_ROWS, &job->out.sink, &st);
+        done = AW_SAMPLE_ROWS;
     }
-    if (!err) {
-        job->out.saved = PyEval_SaveThread();
-        err = jj_aw_write_batch(job->plan, batch, &job->out.sink, &st);
-        PyEval_RestoreThread(job->out.saved);
-        job->out.saved = NULL;
-    } else {
-        st.error = err;
-    }
-    int64_t length = batch->length;
+    if (!err && aw_reserve_rows(job, job->rows + done, length - done)) err = st.error = JJ_AW_NOMEM;
+    if (!err) err = jj_aw_write_rows(job->plan, batch, done, length - done, &job->out.sink, &st);
+    PyEval_RestoreThread(job->out.saved);
+    job->out.saved = NULL;
     if (batch->release) batch->release(batch);
     if (err) {
         aw_raise(&st, job->rows);
