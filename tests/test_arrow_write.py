@@ -297,6 +297,22 @@ def test_polars_frame():
     for write_nulls in (True, False):
         assert jetjson.dumpb_arrow(frame, write_nulls=write_nulls) == expected_ndjson(exported, write_nulls)
     assert jetjson.dumpb_arrow(frame) == jetjson.dumpb_arrow(table)
+    # polars' own types: categoricals and enums (dictionaries of string views), arrays,
+    # times, small ints
+    frame = pl.DataFrame({
+        "cat": pl.Series(["a", "b", None, "a"], dtype=pl.Categorical),
+        "enum": pl.Series(["x", "y", "x", None], dtype=pl.Enum(["x", "y"])),
+        "arr": pl.Series([[1, 2], None, [3, None], [5, 6]], dtype=pl.Array(pl.Int64, 2)),
+        "time": [dt.time(1, 2, 3), dt.time(23, 59, 59, 999999), None, dt.time(0)],
+        "u8": pl.Series([1, 2, 255, None], dtype=pl.UInt8),
+        "when": [dt.datetime(2020, 1, 1, 1, 2, 3, 4000), None, dt.datetime(1900, 3, 1), dt.datetime(9999, 12, 31)],
+    })
+    exported = pa.table(frame)
+    assert pa.types.is_dictionary(exported.schema.field("cat").type)
+    for write_nulls in (True, False):
+        assert jetjson.dumpb_arrow(frame, write_nulls=write_nulls) == expected_ndjson(exported, write_nulls)
+        assert jetjson.dumpb_arrow(frame.slice(1, 2), write_nulls=write_nulls) == \
+            expected_ndjson(exported.slice(1, 2), write_nulls)
 
 
 # --------------------------------------------------------------------------------------
