@@ -357,7 +357,8 @@ static jj_aw_error aw_items(aw_ctx *c, const aw_node *n, const struct ArrowArray
 
 /* The value at physical index p of a (not null). */
 static jj_aw_error aw_value(aw_ctx *c, const aw_node *n, const struct ArrowArray *a, int64_t p) {
-    const void *data = n->kind == AW_NULL ? NULL : a->buffers[1];
+    /* the buffer after the validity bitmap (structs and fixed-size lists have none) */
+    const void *data = a->n_buffers > 1 ? a->buffers[1] : NULL;
     switch (n->kind) {
     case AW_NULL: return aw_put(c, "null", 4);
     case AW_BOOL: {
