@@ -233,6 +233,19 @@ def test_all_columns_sliced_at_every_offset():
             check(table.slice(start, length))
 
 
+def test_strings_of_every_length_with_a_special_at_every_place():
+    # short strings are checked a word at a time, long ones a block at a time with an
+    # overlapping tail: every length near those sizes, every place of the odd character
+    strings = []
+    for n in range(0, 41):
+        strings.append("x" * n)
+        for special in ('"', "\\", "\n", "\x00", "\x1f", "\x7f", "é", "😀", "~", " "):
+            for at in range(n):
+                strings.append("x" * at + special + "x" * (n - at - 1))
+    for typ in (pa.string(), pa.large_string(), pa.string_view()):
+        check(pa.table({"s": pa.array(strings, typ)}))
+
+
 def test_timestamp_values():
     ints = TS_US[:3] + TS_US[4:] + [-(2**63), 2**63 - 1, 1, 999_999, 1_000_000, -86_400_000_000]
     for unit in ("s", "ms", "us", "ns"):
@@ -261,6 +274,9 @@ def test_chunked_and_empty():
     check(pa.Table.from_batches([], schema=t1.schema))
     check(t1.slice(3, 0))
     assert jetjson.dumpb_arrow(t1.slice(0, 0)) == b""
+    no_columns = t1.drop_columns(["a", "s"])
+    assert no_columns.num_rows == 3
+    check(no_columns)
     # a reader: the batches are consumed once
     reader = pa.RecordBatchReader.from_batches(chunked.schema, chunked.to_batches())
     assert jetjson.dumpb_arrow(reader) == expected_ndjson(chunked)

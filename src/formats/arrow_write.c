@@ -213,9 +213,14 @@ static uint8_t *aw_clock(uint8_t *o, int64_t seconds, int64_t frac, int unit) {
     *o++ = ':';
     o = jj_write_digits2(o, (unsigned)(seconds % 60));
     if (frac) {
+        /* groups of three digits, each a digit and a pair, from the right */
         int digits = 3 * unit;
         *o = '.';
-        for (int i = digits; i > 0; i--, frac /= 10) o[i] = (uint8_t)('0' + frac % 10);
+        for (int i = digits; i > 0; i -= 3, frac /= 1000) {
+            unsigned group = (unsigned)(frac % 1000);
+            o[i - 2] = (uint8_t)('0' + group / 100);
+            jj_write_digits2(o + i - 1, group % 100);
+        }
         o += digits + 1;
     }
     return o;
@@ -261,9 +266,44 @@ static jj_aw_error aw_time(aw_ctx *c, int64_t v, int unit) {
     return JJ_AW_OK;
 }
 
+static inline uint64_t aw_load8(const uint8_t *s) {
+    uint64_t w;
+    memcpy(&w, s, 8);
+    return w;
+}
+
+/* Nonzero when none of 8 bytes needs escaping and all are ASCII (jetjson_write.h's
+ * flags, stopping at bytes of 0x80 and up too). */
+static inline int aw_plain8(uint64_t w) { return ((~jj_escape_ok7(w & ~JJ_HIGHS8, 0) | w) & JJ_HIGHS8) == 0; }
+
+/* Whether s[0..len) is ASCII with nothing to escape: then it is copied as it is. Reads
+ * only inside the string (short ones through a word padded with spaces, the tail of long
+ * ones as an overlapping last block). */
+static inline int aw_plain_ascii(const uint8_t *s, size_t len) {
+    if (len < 8) {
+        uint64_t w = JJ_ONES8 * ' ';
+        memcpy(&w, s, len);
+        return aw_plain8(w);
+    }
+    if (len <= 16) return aw_plain8(aw_load8(s)) && aw_plain8(aw_load8(s + len - 8));
+    for (size_t i = 0; i + 16 < len; i += 16)
+        if (jj_escape_flags16(s + i, 0)) return 0;
+    return jj_escape_flags16(s + len - 16, 0) == 0;
+}
+
 /* A string literal of the UTF-8 bytes s[0..n), checked. */
 static jj_aw_error aw_string(aw_ctx *c, const aw_node *n, const uint8_t *s, size_t len) {
     size_t done = 0;
+    if (len <= AW_STRING_PIECE && aw_plain_ascii(s, len)) {
+        /* most strings: no escape, no UTF-8 to check */
+        AW_TRY(aw_room(c, len + 2));
+        uint8_t *o = c->out->pos;
+        *o = '"';
+        memcpy(o + 1, s, len);
+        o[len + 1] = '"';
+        c->out->pos = o + len + 2;
+        return JJ_AW_OK;
+    }
     AW_TRY(aw_room(c, 2 + 6 * (len < AW_STRING_PIECE ? len : AW_STRING_PIECE)));
     *c->out->pos++ = '"';
     while (done < len) {
