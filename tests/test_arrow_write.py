@@ -294,6 +294,31 @@ def test_reader_from_python_generator():
     assert jetjson.dumpb_arrow(reader) == expected_ndjson(whole)
 
 
+def test_failing_stream_raises():
+    schema = pa.schema([("i", pa.int64())])
+
+    def batches():
+        yield pa.record_batch([pa.array([1])], schema=schema)
+        raise KeyError("boom")
+
+    with pytest.raises(ValueError, match="boom"):
+        jetjson.dumpb_arrow(pa.RecordBatchReader.from_batches(schema, batches()))
+
+    def mislabelled():  # a batch whose arrays are not of the schema's types
+        yield pa.record_batch([pa.array(["x"])], names=["i"])
+
+    with pytest.raises(ValueError, match="field 'i'"):
+        jetjson.dumpb_arrow(pa.RecordBatchReader.from_batches(schema, mislabelled()))
+
+
+def test_large_batches_of_growing_rows():
+    # the first rows of a stream size the buffer for the rest: rows later grow 100-fold
+    parts = []
+    for k, width in enumerate((1, 10, 100)):
+        parts.append(pa.table({"s": ["é" * width + str(i) for i in range(3000)], "k": [k] * 3000}))
+    check(pa.concat_tables(parts))
+
+
 def test_struct_array_with_null_rows():
     arr = pa.array([{"a": 1}, None, {"a": None}], pa.struct([("a", pa.int64())]))
     got = jetjson.dumpb_arrow(arr)
