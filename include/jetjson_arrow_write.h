@@ -26,8 +26,11 @@
  *   list, large list, fixed-size     an array
  *   list ("+l" "+L" "+w:N")
  *   dictionary-encoded anything      the dictionary's value at the index
- * Other types (binary, decimal, duration, interval, map, union, list views, run-end
- * encoded...) are rejected when the plan is made: JJ_AW_UNSUPPORTED naming the field.
+ *   decimal32/64/128/256 ("d:P,S")   a number with exactly S digits after the point
+ *                                    ("1.50", "-0.01"; a negative S appends zeros), as
+ *                                    format(decimal.Decimal, "f") writes it
+ * Other types (binary, duration, interval, map, union, list views, run-end encoded...)
+ * are rejected when the plan is made: JJ_AW_UNSUPPORTED naming the field.
  *
  * Validity bitmaps and the offsets of every array (sliced arrays) are honoured. A null
  * field is written "key":null, or left out with JJ_AW_SKIP_NULLS (at every struct

@@ -331,7 +331,8 @@ static PyMethodDef jj_methods[] = {
      "__arrow_c_array__ of a struct type (pyarrow Table, RecordBatch, RecordBatchReader,\n"
      "StructArray, polars DataFrame...). Integers, floats (as dumpb; NaN and infinities as\n"
      "null), bools, strings, timestamps (ISO 8601 in UTC, 'Z' when zoned), dates, times,\n"
-     "structs, lists and dictionaries; other types raise ValueError naming the field.\n"
+     "decimals (numbers with their scale's digits), structs, lists and dictionaries; other\n"
+     "types (binary, durations, maps...) raise ValueError naming the field.\n"
      "write_nulls=False leaves null fields out. threads (None or >= 0) is checked; the\n"
      "writing runs on the calling thread, GIL released."},
     {"canonical", (PyCFunction)(void (*)(void))jj_canonical, METH_FASTCALL | METH_KEYWORDS,

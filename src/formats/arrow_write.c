@@ -351,6 +351,66 @@ static jj_aw_error aw_offset_string(aw_ctx *c, const aw_node *n, const struct Ar
     return aw_string(c, n, (const uint8_t *)a->buffers[2] + start, (size_t)(end - start));
 }
 
+/* A decimal: the integer of `bytes` bytes (two's complement, little-endian) at v, with
+ * `scale` digits after the point (a negative scale: that many zeros appended), written as
+ * a JSON number in full ("-12.50", "0.001", "1200"). */
+static jj_aw_error aw_decimal(aw_ctx *c, const uint8_t *v, int64_t bytes, int scale) {
+    uint32_t limbs[8] = {0}; /* little-endian 32-bit limbs, at most 256 bits */
+    int count = (int)(bytes / 4);
+    for (int i = 0; i < count; i++) memcpy(&limbs[i], v + 4 * i, 4);
+    int negative = (limbs[count - 1] >> 31) != 0;
+    if (negative) { /* the magnitude: invert and add one */
+        uint64_t carry = 1;
+        for (int i = 0; i < count; i++) {
+            uint64_t x = (uint64_t)(uint32_t)~limbs[i] + carry;
+            limbs[i] = (uint32_t)x;
+            carry = x >> 32;
+        }
+    }
+    /* digits from the right, nine at a time (a division of the limbs by 10^9) */
+    char digits[88];
+    int at = (int)sizeof digits, top = count;
+    do {
+        uint64_t rest = 0;
+        for (int i = top - 1; i >= 0; i--) {
+            uint64_t cur = (rest << 32) | limbs[i];
+            limbs[i] = (uint32_t)(cur / 1000000000u);
+            rest = cur % 1000000000u;
+        }
+        while (top > 0 && limbs[top - 1] == 0) top--;
+        for (int k = 0; k < 9; k++, rest /= 10) digits[--at] = (char)('0' + rest % 10);
+    } while (top > 0);
+    while (at < (int)sizeof digits - 1 && digits[at] == '0') at++;
+    int len = (int)sizeof digits - at;
+    int pad = scale > 0 ? scale : -scale;
+    AW_TRY(aw_room(c, (size_t)len + (size_t)pad + 4));
+    uint8_t *o = c->out->pos;
+    if (negative) *o++ = '-';
+    if (scale <= 0) {
+        memcpy(o, digits + at, (size_t)len);
+        o += len;
+        if (!(len == 1 && digits[at] == '0')) {
+            memset(o, '0', (size_t)pad);
+            o += pad;
+        }
+    } else if (len <= scale) {
+        *o++ = '0';
+        *o++ = '.';
+        memset(o, '0', (size_t)(scale - len));
+        o += scale - len;
+        memcpy(o, digits + at, (size_t)len);
+        o += len;
+    } else {
+        memcpy(o, digits + at, (size_t)(len - scale));
+        o += len - scale;
+        *o++ = '.';
+        memcpy(o, digits + at + len - scale, (size_t)scale);
+        o += scale;
+    }
+    c->out->pos = o;
+    return JJ_AW_OK;
+}
+
 /* ---- values ---- */
 
 static jj_aw_error aw_value(aw_ctx *c, const aw_node *n, const struct ArrowArray *a, int64_t p);
@@ -451,6 +511,8 @@ static jj_aw_error aw_value(aw_ctx *c, const aw_node *n, const struct ArrowArray
     }
     case AW_TIME32: return aw_time(c, aw_i32(data, p), n->unit);
     case AW_TIME64: return aw_time(c, aw_i64(data, p), n->unit);
+    case AW_DECIMAL:
+        return aw_decimal(c, (const uint8_t *)data + (size_t)n->fixed_size * (size_t)p, n->fixed_size, n->scale);
     case AW_STRUCT: return aw_object(c, n, a, p);
     case AW_LIST: return aw_items(c, n, a, aw_i32(data, p), aw_i32(data, p + 1));
     case AW_LARGE_LIST: return aw_items(c, n, a, aw_i64(data, p), aw_i64(data, p + 1));

@@ -32,6 +32,7 @@ typedef enum aw_kind {
     AW_LARGE_LIST, /* int64 offsets */
     AW_FIXED_LIST, /* `fixed_size` items per value */
     AW_DICT,       /* indices of kind `index_kind` into `children[0]`'s values */
+    AW_DECIMAL,    /* `fixed_size` bytes of two's complement, `scale` digits after the point */
 } aw_kind;
 
 /* Time units: digits of the fraction are 3 * unit. */
@@ -45,7 +46,8 @@ typedef struct aw_node {
     aw_kind index_kind; /* AW_DICT: the integer type of the indices */
     int unit;           /* time types */
     int zoned;          /* timestamps: the type names a time zone (written with 'Z') */
-    int64_t fixed_size; /* AW_FIXED_LIST */
+    int64_t fixed_size; /* AW_FIXED_LIST: items per list; AW_DECIMAL: bytes per value */
+    int scale;          /* AW_DECIMAL */
     int64_t n_children;
     struct aw_node *children; /* struct fields, the list item, the dictionary's values */
     uint8_t *key;             /* struct fields: "name": escaped, and its length; the

@@ -108,6 +108,38 @@ static int aw_parse_count(const char *s, int64_t *out) {
     return v > 0;
 }
 
+/* A signed decimal number at *s up to `stop` (a ',' or the end); advances *s. */
+static int aw_parse_signed(const char **s, int *out) {
+    const char *p = *s;
+    int negative = *p == '-', v = 0;
+    if (negative) p++;
+    if (*p < '0' || *p > '9') return 0;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        if (v > 100000) return 0;
+        v = v * 10 + (*p - '0');
+    }
+    *out = negative ? -v : v;
+    *s = p;
+    return 1;
+}
+
+/* "P,S" or "P,S,W" (W: 32, 64, 128 or 256 bits; 128 when absent). */
+static jj_aw_error aw_decimal_format(const char *f, aw_node *n) {
+    int precision, scale, bits = 128;
+    if (!aw_parse_signed(&f, &precision) || precision <= 0 || *f++ != ',' || !aw_parse_signed(&f, &scale))
+        return JJ_AW_BAD_FORMAT;
+    if (*f == ',') {
+        f++;
+        if (!aw_parse_signed(&f, &bits)) return JJ_AW_BAD_FORMAT;
+    }
+    if (*f || (bits != 32 && bits != 64 && bits != 128 && bits != 256) || scale > 1000 || scale < -1000)
+        return JJ_AW_BAD_FORMAT;
+    n->kind = AW_DECIMAL;
+    n->fixed_size = bits / 8;
+    n->scale = scale;
+    return JJ_AW_OK;
+}
+
 /* The kind of a format string that has no children; JJ_AW_OK, or why not. */
 static jj_aw_error aw_scalar_kind(const char *f, aw_node *n) {
     if (aw_int_kind(f, &n->kind)) return JJ_AW_OK;
@@ -130,8 +162,10 @@ static jj_aw_error aw_scalar_kind(const char *f, aw_node *n) {
         if (n->unit < 0) return JJ_AW_BAD_FORMAT;
         n->kind = AW_TIMESTAMP;
         n->zoned = f[4] != 0;
+    } else if (f[0] == 'd' && f[1] == ':') {
+        return aw_decimal_format(f + 2, n);
     } else {
-        /* binary, decimals, durations, intervals...: known to Arrow, not written here */
+        /* binary, durations, intervals...: known to Arrow, not written here */
         return JJ_AW_UNSUPPORTED;
     }
     return JJ_AW_OK;

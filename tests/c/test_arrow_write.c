@@ -322,10 +322,42 @@ static void test_errors(void) {
     expect("fits", &flat, &batch1, 0, "{\"x\":1}\n{\"x\":2}\n", JJ_AW_OK, NULL);
 }
 
+/* ---- decimals: 128 and 256 bits, scales of both signs ---- */
+
+static void test_decimals(void) {
+    /* 128-bit little-endian two's complement: 12345, -1, 0, -(2^127) */
+    static uint64_t d128[8] = {12345, 0, UINT64_MAX, UINT64_MAX, 0, 0, 0, UINT64_C(1) << 63};
+    /* 256-bit: 10^19 * 3 + 7 (= 30000000000000000007), -10 */
+    static uint64_t d256[8] = {UINT64_C(11553255926290448391), 1, 0, 0, UINT64_MAX - 9, UINT64_MAX, UINT64_MAX,
+                               UINT64_MAX};
+    const void *b128[] = {NULL, d128}, *b256[] = {NULL, d256}, *b_struct[] = {NULL};
+    struct ArrowArray a128 = array(4, 0, 0, 2, b128, 0, NULL), a256 = array(2, 0, 0, 2, b256, 0, NULL);
+    struct ArrowArray *kids[] = {&a128};
+    struct ArrowArray batch = array(4, 0, 0, 1, b_struct, 1, kids);
+    struct ArrowSchema s = field("d:38,2", "d", 0, NULL);
+    struct ArrowSchema *skids[] = {&s};
+    struct ArrowSchema schema = field("+s", "", 1, skids);
+    expect("decimal128 scale 2", &schema, &batch, 0,
+           "{\"d\":123.45}\n{\"d\":-0.01}\n{\"d\":0.00}\n"
+           "{\"d\":-1701411834604692317316873037158841057.28}\n",
+           JJ_AW_OK, NULL);
+    s.format = "d:38,-3";
+    expect("decimal128 scale -3", &schema, &batch, 0,
+           "{\"d\":12345000}\n{\"d\":-1000}\n{\"d\":0}\n{\"d\":-170141183460469231731687303715884105728000}\n",
+           JJ_AW_OK, NULL);
+    s.format = "d:40,5,256";
+    kids[0] = &a256;
+    batch.length = 2;
+    expect("decimal256", &schema, &batch, 0, "{\"d\":300000000000000.00007}\n{\"d\":-0.00010}\n", JJ_AW_OK, NULL);
+    s.format = "d:5,2,48";
+    expect("decimal of 48 bits", &schema, &batch, 0, NULL, JJ_AW_BAD_FORMAT, "d");
+}
+
 int main(void) {
     test_scalars();
     test_nested();
     test_times();
     test_errors();
+    test_decimals();
     return jj_test_report();
 }
