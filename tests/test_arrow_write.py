@@ -368,6 +368,17 @@ def test_polars_frame():
             expected_ndjson(exported.slice(1, 2), write_nulls)
 
 
+def test_duckdb_relation():
+    duckdb = pytest.importorskip("duckdb")
+    rel = duckdb.sql(
+        "select * from (values (1, 'x', TIMESTAMP '2015-01-01 15:00:00.25', TIMESTAMPTZ '2015-01-01 15:00:00+02',"
+        " [1, 2], {'k': 2.5}, DATE '2020-02-29'), (null, null, null, null, null, null, null))"
+        " t(a, s, ts, tz, l, st, d)")
+    table = rel.to_arrow_table() if hasattr(rel, "to_arrow_table") else rel.arrow()
+    for write_nulls in (True, False):
+        assert jetjson.dumpb_arrow(rel, write_nulls=write_nulls) == expected_ndjson(table, write_nulls)
+
+
 # --------------------------------------------------------------------------------------
 # The corpus as NDJSON, read by pyarrow, written back: the json.loads of each line
 # --------------------------------------------------------------------------------------
