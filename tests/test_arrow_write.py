@@ -518,6 +518,43 @@ def test_arguments():
         jetjson.dumpb_arrow(table, table)
 
 
+def test_gil_released_while_writing():
+    # Another thread notes the time as it runs Python code. Holding the GIL while it
+    # writes, dumpb_arrow would leave it no moment inside the call but near its ends (the
+    # export and release of the data, switches of 5 ms), so a note in the middle third
+    # of the call shows the GIL was released.
+    import threading
+    import time
+
+    table = pa.table({"x": np.arange(1_500_000) * 0.37, "s": pa.array(["some text"] * 1_500_000)})
+    notes = []
+    stop = threading.Event()
+
+    def spin():
+        k = 0
+        while not stop.is_set():
+            k += 1
+            if k % 64 == 0:
+                notes.append(time.perf_counter())
+
+    worker = threading.Thread(target=spin)
+    worker.start()
+    try:
+        for _ in range(5):
+            t0 = time.perf_counter()
+            jetjson.dumpb_arrow(table)
+            t1 = time.perf_counter()
+            # the middle third of the call: far from the switches at its ends (5 ms apart)
+            third = (t1 - t0) / 3
+            if third > 0.015 and any(t0 + third < t < t1 - third for t in notes[-50000:]):
+                break
+        else:
+            pytest.fail("no other thread ran while dumpb_arrow worked")
+    finally:
+        stop.set()
+        worker.join()
+
+
 def test_no_leaks():
     table = pa.table(HAND)
     batch = table.to_batches()[0]
