@@ -431,12 +431,13 @@ static jj_aw_error aw_object(aw_ctx *c, const aw_node *n, const struct ArrowArra
         int64_t q = child->offset + p; /* the child's logical index is the parent's physical one */
         int null = aw_is_null(field, child, q);
         if (null && c->skip_nulls) continue;
-        AW_TRY(aw_room(c, field->key_len + AW_KEY_PAD + 1));
-        if (!first) *c->out->pos++ = ',';
-        first = 0;
+        AW_TRY(aw_room(c, field->key_len + AW_KEY_PAD));
         /* whole 16-byte blocks of the padded key: no call to memcpy for a few bytes */
-        for (size_t b = 0; b < field->key_len; b += AW_KEY_PAD) memcpy(c->out->pos + b, field->key + b, AW_KEY_PAD);
-        c->out->pos += field->key_len;
+        const uint8_t *key = field->key + first;
+        size_t key_len = field->key_len - (size_t)first;
+        for (size_t b = 0; b < key_len; b += AW_KEY_PAD) memcpy(c->out->pos + b, key + b, AW_KEY_PAD);
+        c->out->pos += key_len;
+        first = 0;
         AW_TRY(null ? aw_put(c, "null", 4) : aw_value(c, field, child, q));
     }
     return aw_put(c, "}", 1);

@@ -50,8 +50,9 @@ typedef struct aw_node {
     int scale;          /* AW_DECIMAL */
     int64_t n_children;
     struct aw_node *children; /* struct fields, the list item, the dictionary's values */
-    uint8_t *key;             /* struct fields: "name": escaped, and its length; the
-                                 allocation is padded to a multiple of AW_KEY_PAD */
+    uint8_t *key;             /* struct fields: ,"name": escaped (the comma skipped for
+                                 the first field written), and its length; the
+                                 allocation is padded by AW_KEY_PAD bytes and more */
     size_t key_len;
     char *path;   /* for errors: "a.b[]" */
     char *format; /* the Arrow format string (a copy) */

@@ -194,15 +194,16 @@ static jj_aw_error aw_compile_children(const struct ArrowSchema *s, aw_node *n, 
         const char *name = c->name ? c->name : "";
         size_t len = strlen(name), bad = 0;
         aw_node *child = &n->children[i];
-        size_t room = 6 * len + 3;
-        child->key = calloc(room / AW_KEY_PAD + 1, AW_KEY_PAD);
+        size_t room = 6 * len + 4;
+        child->key = calloc(room / AW_KEY_PAD + 2, AW_KEY_PAD);
         if (!child->key) return jj_aw_fail(st, JJ_AW_NOMEM, child, -1);
-        child->key[0] = '"';
-        size_t w = jj_escape_utf8_text((const uint8_t *)name, len, 1, child->key + 1, &bad);
+        child->key[0] = ',';
+        child->key[1] = '"';
+        size_t w = jj_escape_utf8_text((const uint8_t *)name, len, 1, child->key + 2, &bad);
         if (w == JJ_ESCAPE_INVALID) return jj_aw_fail(st, JJ_AW_UTF8, child, -1);
-        child->key[1 + w] = '"';
-        child->key[2 + w] = ':';
-        child->key_len = w + 3;
+        child->key[2 + w] = '"';
+        child->key[3 + w] = ':';
+        child->key_len = w + 4;
     }
     return JJ_AW_OK;
 }
