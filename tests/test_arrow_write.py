@@ -337,6 +337,9 @@ def test_struct_array_with_null_rows():
     assert got == expected_ndjson(arr)
     assert got.split(b"\n")[1] == b"null"
     check(arr.slice(1))
+    # a chunked array of structs is a stream of them
+    chunked = pa.chunked_array([arr, arr.slice(1), arr.slice(0, 1)])
+    assert jetjson.dumpb_arrow(chunked) == b"".join(expected_ndjson(c) for c in chunked.chunks)
 
 
 def test_polars_frame():
