@@ -336,3 +336,7 @@ from ._jetjson import Decoder as _TypedDecoder  # noqa: E402
 from ._jetjson import ValidationError  # noqa: E402
 
 __all__ += ["ValidationError"]
+# Arrow -> NDJSON (src/formats/arrow_write*.c, src/cpython/formats/arrow_write.c)
+from ._jetjson import dumpb_arrow  # noqa: E402
+
+__all__ += ["dumpb_arrow"]

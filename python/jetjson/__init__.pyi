@@ -68,6 +68,7 @@ __all__ = [
 ]
 __all__ += ["json_to_msgpack", "msgpack_to_json"]
 __all__ += ["ValidationError"]
+__all__ += ["dumpb_arrow"]
 
 class JSONDecodeError(json.JSONDecodeError): ...
 
@@ -246,6 +247,14 @@ def msgpack_to_json(
     binary_as_base64: bool = True,
     ext_as_null: bool = False,
     block_size: int = 1048576,
+    threads: int | None = None,
+) -> bytes: ...
+# Arrow -> NDJSON: anything with __arrow_c_stream__ or __arrow_c_array__
+def dumpb_arrow(
+    data: Any,
+    /,
+    *,
+    write_nulls: bool = True,
     threads: int | None = None,
 ) -> bytes: ...
 # canonical JSON (RFC 8785, JCS)

@@ -318,6 +318,16 @@ static PyMethodDef jj_methods[] = {
      "keys as json.dumps writes them (\"1\", \"true\", \"null\"), extension values ValueError (or\n"
      "null with ext_as_null=True). stream=True: a sequence of values, one NDJSON line each.\n"
      "Invalid input raises ValueError naming the byte. block_size and threads as json_to_msgpack."},
+    {"dumpb_arrow", (PyCFunction)(void (*)(void))jj_py_dumpb_arrow, METH_FASTCALL | METH_KEYWORDS,
+     "dumpb_arrow(data, /, *, write_nulls=True, threads=None)\n--\n\n"
+     "NDJSON bytes of Arrow data, one object per row: any object with __arrow_c_stream__ or\n"
+     "__arrow_c_array__ of a struct type (pyarrow Table, RecordBatch, RecordBatchReader,\n"
+     "StructArray, polars DataFrame...). Integers, floats (as dumpb; NaN and infinities as\n"
+     "null), bools, strings, timestamps (ISO 8601 in UTC, 'Z' when zoned), dates, times,\n"
+     "decimals (numbers with their scale's digits), structs, lists and dictionaries; other\n"
+     "types (binary, durations, maps...) raise ValueError naming the field.\n"
+     "write_nulls=False leaves null fields out. threads (None or >= 0) is checked; the\n"
+     "writing runs on the calling thread, GIL released."},
     {"canonical", (PyCFunction)(void (*)(void))jj_canonical, METH_FASTCALL | METH_KEYWORDS,
      "canonical(obj, /, *, default=None)\n--\n\nThe RFC 8785 (JCS) canonical JSON of obj, as bytes: keys sorted by UTF-16\n"
      "code units, ECMAScript number text, no whitespace. NaN, Infinity, lone surrogates and\n"

@@ -178,6 +178,8 @@ PyObject *jj_tool_validate_lines(PyObject *module, PyObject *data);
 /* formats/msgpack.c: json_to_msgpack, msgpack_to_json (module methods). */
 PyObject *jj_py_json_to_msgpack(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 PyObject *jj_py_msgpack_to_json(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+/* formats/arrow_write.c: dumpb_arrow (module method). */
+PyObject *jj_py_dumpb_arrow(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 
 /* input.c: the bytes to parse from a bytes/bytearray/memoryview/str object. */
 typedef struct jj_input {
