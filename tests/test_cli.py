@@ -361,10 +361,122 @@ def test_convert_roundtrip(tmp_path):
     assert _cli_run(["convert", "--to", "ndjson"], stdin=b'{"a": 1}')[0] == 1
 
 
-@pytest.mark.parametrize("fmt", ["msgpack", "arrow"])
-def test_convert_not_yet(fmt):
-    status, out, err = _cli_run(["convert", "--to", fmt], stdin=b"[1]")
-    assert status == 2 and out == b"" and "not available in this version" in err
+def _no_duplicate_keys(raw):
+    def pairs(items):
+        if len({k for k, _ in items}) != len(items):
+            raise KeyError("duplicate")
+        return dict(items)
+    try:
+        json.loads(raw, object_pairs_hook=pairs)
+    except KeyError:
+        return False
+    return True
+
+
+def _packb_or_none(value):
+    msgpack = pytest.importorskip("msgpack")
+    try:
+        return msgpack.packb(value)
+    except OverflowError:  # ints past 64 bits: MessagePack has none
+        return None
+
+
+@pytest.mark.parametrize("path", _corpus(max_bytes=SMALL))
+def test_convert_to_msgpack_corpus(path, tmp_path):
+    """convert --to msgpack == msgpack.packb(json.loads(x)), and back with --from msgpack."""
+    raw = open(path, "rb").read()
+    expected = _packb_or_none(json.loads(raw))
+    if expected is None or not _no_duplicate_keys(raw):
+        pytest.skip("ints past 64 bits or duplicate keys: packb is not the oracle here")
+    status, out, err = _cli_run(["convert", "--to", "msgpack", path])
+    assert (status, err) == (0, "") and out == expected
+    packed = tmp_path / "a.msgpack"
+    packed.write_bytes(out)
+    status, back, _ = _cli_run(["convert", "--from", "msgpack", "--to", "json", str(packed)])
+    assert status == 0 and back.endswith(b"\n") and json.loads(back) == json.loads(raw)
+
+
+def test_convert_to_msgpack_ndjson(tmp_path):
+    import random
+
+    rng = random.Random(7)
+    records = [{"i": i, "f": rng.random() * 10 ** rng.randint(-5, 20), "s": "\u00e9x" * (i % 4),
+                "l": [None, True, i - 500, {"k": []}][: i % 5]} for i in range(2000)]
+    lines = [json.dumps(r, ensure_ascii=i % 2 == 0) for i, r in enumerate(records)]
+    src = tmp_path / "rows.ndjson"
+    src.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    expected = b"".join(_packb_or_none(json.loads(line)) for line in lines)
+    for flag in ("--ndjson", "--json-lines"):
+        status, out, _ = _cli_run(["convert", "--to", "msgpack", flag, str(src)])
+        assert status == 0 and out == expected
+    # without --ndjson, several documents are an error that names the place
+    status, out, err = _cli_run(["convert", "--to", "msgpack", str(src)])
+    assert status == 1 and out == b"" and str(src) in err and "document 1" in err
+    # and back: a stream of values, one compact JSON line each
+    packed = tmp_path / "rows.msgpack"
+    packed.write_bytes(expected)
+    status, back, _ = _cli_run(["convert", "--from", "msgpack", "--to", "ndjson", str(packed)])
+    assert status == 0 and [json.loads(x) for x in back.decode().splitlines()] == records
+    # several values are not one
+    assert _cli_run(["convert", "--from", "msgpack", "--to", "json", str(packed)])[0] == 1
+    assert _cli_run(["convert", "--from", "msgpack", "--to", "arrow", str(packed)])[0] == 2
+
+
+def test_convert_msgpack_errors(tmp_path):
+    bad = tmp_path / "bad.ndjson"
+    bad.write_bytes(b'{"a": 1}\n[2,\n')
+    status, out, err = _cli_run(["convert", "--to", "msgpack", "--ndjson", str(bad)])
+    assert status == 1 and "document 2" in err and "Traceback" not in err
+    trunc = tmp_path / "trunc.msgpack"
+    trunc.write_bytes(b"\x92\x01")  # an array of two holding one
+    status, out, err = _cli_run(["convert", "--from", "msgpack", "--to", "json", str(trunc)])
+    assert status == 1 and out == b"" and str(trunc) in err
+
+
+if given is not None:
+    _json_values = st.recursive(
+        st.none() | st.booleans() | st.integers(-2**63, 2**64 - 1) |
+        st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+        lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner, max_size=5),
+        max_leaves=30)
+
+    @settings(max_examples=int(150 * TEST_SCALE), deadline=None)
+    @given(st.lists(_json_values, min_size=1, max_size=6), st.booleans())
+    def test_convert_to_msgpack_generated(values, ensure_ascii):
+        text = "\n".join(json.dumps(v, ensure_ascii=ensure_ascii) for v in values) + "\n"
+        status, out, _ = _cli_run(["convert", "--to", "msgpack", "--ndjson"], stdin=text.encode())
+        assert status == 0 and out == b"".join(_packb_or_none(v) for v in values)
+
+
+def _arrow_ready():
+    import importlib.util
+
+    import jetjson
+    return hasattr(jetjson, "loads_arrow") and importlib.util.find_spec("pyarrow") is not None
+
+
+def test_convert_to_arrow_unavailable(monkeypatch):
+    """Without jetjson.loads_arrow (or pyarrow) a clear message, exit 2, nothing written."""
+    monkeypatch.setattr(_cli, "_arrow_available", lambda: False)
+    status, out, err = _cli_run(["convert", "--to", "arrow"], stdin=b'[{"a": 1}]')
+    assert status == 2 and out == b"" and "--to arrow is not available" in err and "pyarrow" in err
+
+
+@pytest.mark.skipif(not _arrow_ready(), reason="needs jetjson.loads_arrow and pyarrow")
+def test_convert_to_arrow(tmp_path):
+    import pyarrow.ipc
+
+    records = [{"i": i, "s": "x\u00e9" * (i % 3), "f": i / 8, "b": i % 2 == 0} for i in range(500)]
+    for name, body in (("rows.json", json.dumps(records)),
+                       ("rows.ndjson", "\n".join(json.dumps(r) for r in records) + "\n")):
+        src, dst = tmp_path / name, tmp_path / (name + ".arrow")
+        src.write_text(body, encoding="utf-8")
+        status, _, err = _cli_run(["convert", "--to", "arrow", str(src), str(dst)])
+        if status != 0 and name.endswith(".ndjson"):
+            continue  # loads_arrow may take only one of the two layouts
+        assert status == 0, err
+        with pyarrow.ipc.open_file(str(dst)) as reader:
+            assert reader.read_all().to_pylist() == records
 
 
 # --------------------------------------------------------------------------------------

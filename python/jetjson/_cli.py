@@ -29,7 +29,7 @@ import signal
 import stat
 import sys
 import time
-from typing import IO, Any, Callable, Iterator, List, Optional, Sequence, Union
+from typing import IO, Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 Buffer = Union[bytes, bytearray, memoryview, mmap.mmap]
 
@@ -476,6 +476,10 @@ def _cmd_get(args: argparse.Namespace) -> int:
     return 0
 
 
+#: A --to converter: reads the input, writes the output.
+Converter = Callable[[Input, Output, argparse.Namespace], None]
+
+
 def _convert_to_ndjson(inp: Input, out: Output, args: argparse.Namespace) -> None:
     import jetjson
 
@@ -509,24 +513,86 @@ def _convert_to_json(inp: Input, out: Output, args: argparse.Namespace) -> None:
     out.write_text(jetjson.dumps(items, **kw) + "\n")
 
 
+def _convert_to_msgpack(inp: Input, out: Output, args: argparse.Namespace) -> None:
+    """JSON (or, with --ndjson, one MessagePack value per document) straight from the
+    text by the engine: no Python objects."""
+    import jetjson
+
+    try:
+        packed = jetjson.json_to_msgpack(inp.data, ndjson=bool(args.json_lines))
+    except ValueError as exc:
+        raise CliError(f"{inp.name}: {exc}") from None
+    inp.close()
+    out.write(packed)
+
+
+def _convert_from_msgpack(inp: Input, out: Output, args: argparse.Namespace) -> None:
+    """MessagePack -> compact JSON: one value (--to json) or a stream of values, one
+    JSON document per line (--to ndjson)."""
+    import jetjson
+
+    try:
+        text = jetjson.msgpack_to_json(inp.data, stream=args.to == "ndjson")
+    except ValueError as exc:
+        raise CliError(f"{inp.name}: {exc}") from None
+    inp.close()
+    out.write(text)
+    if args.to == "json" and not text.endswith(b"\n"):
+        out.write(b"\n")
+
+
+def _arrow_available() -> bool:
+    """--to arrow needs jetjson.loads_arrow (a build that has it) and pyarrow."""
+    import importlib.util
+
+    import jetjson
+
+    return hasattr(jetjson, "loads_arrow") and importlib.util.find_spec("pyarrow") is not None
+
+
+def _convert_to_arrow(inp: Input, out: Output, args: argparse.Namespace) -> None:
+    """An Arrow IPC file (random-access format) of the records: jetjson.loads_arrow
+    builds the columns, pyarrow writes them."""
+    import jetjson
+    import pyarrow
+    import pyarrow.ipc
+
+    loads_arrow: Callable[..., Any] = getattr(jetjson, "loads_arrow")
+    try:
+        table = pyarrow.table(loads_arrow(inp.data))
+    except ValueError as exc:
+        raise CliError(f"{inp.name}: {exc}") from None
+    inp.close()
+    sink = pyarrow.PythonFile(out.open(), mode="w")
+    with pyarrow.ipc.new_file(sink, table.schema) as writer:
+        writer.write_table(table)
+    sink.flush()
+
+
 def _kind(value: Any) -> str:
     return {dict: "object", str: "string", bool: "boolean", type(None): "null"}.get(type(value), "number")
 
 
-#: --to NAME -> (converter or None when not in this version, one-line description).
-CONVERTERS: dict = {
+#: --to NAME -> (converter, one-line description).
+CONVERTERS: Dict[str, Tuple[Converter, str]] = {
     "ndjson": (_convert_to_ndjson, "a JSON array -> one element per line (compact)"),
     "json": (_convert_to_json, "NDJSON lines -> one JSON array"),
-    "msgpack": (None, "MessagePack"),
-    "arrow": (None, "an Arrow IPC file (needs pyarrow)"),
+    "msgpack": (_convert_to_msgpack, "MessagePack (with --ndjson: one value per line of the input)"),
+    "arrow": (_convert_to_arrow, "an Arrow IPC file of the records (needs pyarrow and jetjson.loads_arrow)"),
 }
 
 
 def _cmd_convert(args: argparse.Namespace) -> int:
     fn, _ = CONVERTERS[args.to]
-    if fn is None:
-        raise CliError(f"convert --to {args.to} is not available in this version of jetjson "
-                       f"(available: {', '.join(k for k, v in CONVERTERS.items() if v[0])})", 2)
+    if args.source == "msgpack":
+        if args.to not in ("json", "ndjson"):
+            raise CliError("convert --from msgpack writes --to json (one value) or --to ndjson "
+                           "(a stream of values, one per line)", 2)
+        fn = _convert_from_msgpack
+    elif args.to == "arrow" and not _arrow_available():
+        raise CliError("convert --to arrow is not available in this version of jetjson or without pyarrow "
+                       "(it needs jetjson.loads_arrow and 'pip install pyarrow'; available: "
+                       f"{', '.join(k for k in CONVERTERS if k != 'arrow')})", 2)
     inp = Input(args.infile)
     out = Output(args.outfile)
     try:
@@ -580,7 +646,7 @@ commands (run "{PROG} COMMAND --help" for each):
   validate   check files, print file:line:col: message for each invalid one
   minify     remove the whitespace between tokens
   get        print the values at JSON Pointers (/key/0/...)
-  convert    JSON array <-> NDJSON (--to ndjson|json)
+  convert    JSON array <-> NDJSON, JSON <-> MessagePack, JSON -> Arrow
   bench      time jetjson against the json module
   features   print what this build of jetjson uses
 
@@ -676,12 +742,17 @@ def _command_parser(name: str) -> argparse.ArgumentParser:
         p.add_argument("--sort-keys", action="store_true", help="sort the keys of objects")
         p.add_argument("--ensure-ascii", action="store_true", help="escape non-ASCII characters")
     elif name == "convert":
-        lines = "\n".join(f"  {k:8} {v[1]}" + ("" if v[0] else " (not available in this version)")
-                          for k, v in CONVERTERS.items())
+        lines = "\n".join(f"  {k:8} {v[1]}" for k, v in CONVERTERS.items())
         p = _new_parser(name, "Convert between JSON and other layouts.", _cmd_convert,
-                        epilog="formats:\n" + lines + f"\n\nexample: {PROG} convert --to ndjson list.json rows.ndjson")
+                        epilog="formats:\n" + lines + f"\n\nexamples:\n  {PROG} convert --to ndjson list.json rows.ndjson\n"
+                               f"  {PROG} convert --to msgpack --ndjson rows.ndjson rows.msgpack\n"
+                               f"  {PROG} convert --from msgpack --to ndjson rows.msgpack")
         p.add_argument("--to", required=True, choices=list(CONVERTERS), metavar="FORMAT",
                        help="what to write: " + ", ".join(CONVERTERS))
+        p.add_argument("--from", dest="source", choices=["json", "msgpack"], default="json",
+                       help="what the input is (default json; msgpack: --to json or ndjson)")
+        p.add_argument("--ndjson", "--json-lines", dest="json_lines", action="store_true",
+                       help="with --to msgpack: the input is one document per line")
         _io_arguments(p)
         p.add_argument("--indent", type=int, default=None, metavar="N",
                        help="with --to json: pretty-print with N spaces")
