@@ -803,6 +803,17 @@ def _quiet_stdout() -> None:
         pass
 
 
+def _interrupted() -> None:
+    """Ctrl-C: one line on stderr (on a line of its own), no traceback; the caller exits
+    with 130 as shells do for SIGINT."""
+    _quiet_stdout()
+    try:
+        sys.stderr.write(f"\r\x1b[K{PROG}: interrupted\n" if sys.stderr.isatty() else f"{PROG}: interrupted\n")
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the command line; returns the exit status."""
     args = parse_args(sys.argv[1:] if argv is None else argv)
@@ -816,7 +827,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         _quiet_stdout()
         return exc.errno or 1
     except KeyboardInterrupt:
-        _quiet_stdout()
+        _interrupted()
         return 128 + signal.SIGINT
 
 
@@ -829,6 +840,6 @@ def run() -> None:
         _quiet_stdout()
         status = errno.EPIPE
     except KeyboardInterrupt:
-        _quiet_stdout()
+        _interrupted()
         status = 128 + signal.SIGINT
     sys.exit(status)
