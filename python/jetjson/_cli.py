@@ -29,9 +29,12 @@ import signal
 import stat
 import sys
 import time
+from types import ModuleType
 from typing import IO, Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
-Buffer = Union[bytes, bytearray, memoryview, mmap.mmap]
+#: What the commands read: bytes, or a view of a mapped file (every jetjson function
+#: takes a memoryview; an mmap object itself is not passed around).
+Buffer = Union[bytes, bytearray, memoryview]
 
 PROG = "python -m jetjson"
 #: Inputs at least this big are mapped rather than read (when they are regular files).
@@ -40,6 +43,13 @@ MAP_MIN_BYTES = 1 << 20
 PROGRESS_MIN_BYTES = 64 << 20
 _BOM = b"\xef\xbb\xbf"
 _SURROGATE = re.compile(rb"\xed[\xa0-\xbf]")
+
+
+def _native() -> ModuleType:
+    """The extension module's private helpers (_tool_format, _tool_validate_lines)."""
+    import importlib
+
+    return importlib.import_module("jetjson._jetjson")
 
 
 class CliError(Exception):
@@ -132,10 +142,10 @@ class Input:
             self._map = None
 
     def same_file(self, out_path: Optional[str]) -> bool:
-        if self.path is None or out_path in (None, "-"):
+        if self.path is None or out_path is None or out_path == "-":
             return False
         try:
-            return os.path.samefile(self.path, out_path)  # type: ignore[arg-type]
+            return os.path.samefile(self.path, out_path)
         except OSError:
             return False
 
@@ -229,15 +239,15 @@ def _utf8_text_ok(data: Buffer) -> bool:
     no encoded surrogate (ED A0..BF). A regex search: no copy of a mapped file."""
     if data[:3] == _BOM:
         return False
-    return _SURROGATE.search(data) is None  # type: ignore[call-overload]
+    return _SURROGATE.search(data) is None
 
 
 # --------------------------------------------------------------------------
 # format: json.tool
 # --------------------------------------------------------------------------
 
-def _dump_kwargs(args: argparse.Namespace) -> dict:
-    kw: dict = {"sort_keys": args.sort_keys, "indent": args.indent, "ensure_ascii": args.ensure_ascii}
+def _dump_kwargs(args: argparse.Namespace) -> Dict[str, Any]:
+    kw: Dict[str, Any] = {"sort_keys": args.sort_keys, "indent": args.indent, "ensure_ascii": args.ensure_ascii}
     if args.compact:
         kw["indent"] = None
         kw["separators"] = (",", ":")
@@ -248,9 +258,7 @@ def _format_fast(data: Buffer, args: argparse.Namespace, out: Output) -> bool:
     """The engine's own formatter, when the checks say its bytes are json.tool's: writes
     the result and returns True; False (nothing written) when the document needs the
     object path."""
-    from . import _jetjson
-
-    tool = getattr(_jetjson, "_tool_format", None)
+    tool = getattr(_native(), "_tool_format", None)
     if tool is None or not _utf8_text_ok(data):
         return False
     kw = _dump_kwargs(args)
@@ -264,7 +272,7 @@ def _format_fast(data: Buffer, args: argparse.Namespace, out: Output) -> bool:
                      bool(args.ensure_ascii), bool(args.sort_keys)))
 
 
-def _write_value(value: Any, kw: dict, out: Output) -> None:
+def _write_value(value: Any, kw: Dict[str, Any], out: Output) -> None:
     import jetjson
 
     text = jetjson.dumps(value, **kw)
@@ -285,7 +293,7 @@ def _format_document(inp: Input, args: argparse.Namespace, out: Output, progress
 
 def _text_lines(data: Buffer) -> Iterator[str]:
     """The lines json.tool's ``for line in infile`` gives (UTF-8, universal newlines)."""
-    stream = io.TextIOWrapper(io.BufferedReader(io.BytesIO(data)), encoding="utf-8")  # type: ignore[arg-type]
+    stream = io.TextIOWrapper(io.BufferedReader(io.BytesIO(data)), encoding="utf-8")
     return iter(stream)
 
 
@@ -327,13 +335,7 @@ def _cmd_format(args: argparse.Namespace) -> int:
 # validate
 # --------------------------------------------------------------------------
 
-def _position(text: str, pos: int) -> tuple:
-    line = text.count("\n", 0, pos) + 1
-    col = pos - (text.rfind("\n", 0, pos) + 1) + 1
-    return line, col
-
-
-def _why_invalid(data: Buffer) -> tuple:
+def _why_invalid(data: Buffer) -> Tuple[int, int, str]:
     """(line, column, message) of the first error json.tool would report."""
     import json
 
@@ -368,8 +370,7 @@ LINES_WINDOW = 64 << 20
 
 def _validate_lines(inp: Input, progress: Progress) -> List[str]:
     """Each line a document (an empty line is an error, as in json.tool --json-lines)."""
-    from . import _jetjson
-
+    native = _native()
     data, n = inp.data, len(inp.data)
     mapped = inp.mapped()
     problems: List[str] = []
@@ -381,7 +382,7 @@ def _validate_lines(inp: Input, progress: Progress) -> List[str]:
             stop = n if cut < 0 else cut + 1
         progress.show("validating", start)
         window = data[start:stop]
-        lines, suspects = _jetjson._tool_validate_lines(window)  # the lines to look at, in one call
+        lines, suspects = native._tool_validate_lines(window)  # the lines to look at, in one call
         for lineno, a, b in suspects:
             line = bytes(window[a:b]).rstrip(b"\r\n")  # the column is on this line
             if line and _valid_document(line):
@@ -553,10 +554,12 @@ def _arrow_available() -> bool:
 def _convert_to_arrow(inp: Input, out: Output, args: argparse.Namespace) -> None:
     """An Arrow IPC file (random-access format) of the records: jetjson.loads_arrow
     builds the columns, pyarrow writes them."""
-    import jetjson
-    import pyarrow
-    import pyarrow.ipc
+    import importlib
 
+    import jetjson
+
+    pyarrow = importlib.import_module("pyarrow")  # untyped: its names are Any here
+    ipc = importlib.import_module("pyarrow.ipc")
     loads_arrow: Callable[..., Any] = getattr(jetjson, "loads_arrow")
     try:
         table = pyarrow.table(loads_arrow(inp.data))
@@ -564,7 +567,7 @@ def _convert_to_arrow(inp: Input, out: Output, args: argparse.Namespace) -> None
         raise CliError(f"{inp.name}: {exc}") from None
     inp.close()
     sink = pyarrow.PythonFile(out.open(), mode="w")
-    with pyarrow.ipc.new_file(sink, table.schema) as writer:
+    with ipc.new_file(sink, table.schema) as writer:
         writer.write_table(table)
     sink.flush()
 
