@@ -18,7 +18,7 @@ import time
 import pytest
 from conftest import TEST_SCALE, data_params
 
-from jetjson import _cli
+from jetjson import _cli, _cli_convert
 
 try:
     from hypothesis import given, settings
@@ -457,7 +457,7 @@ def _arrow_ready():
 
 def test_convert_to_arrow_unavailable(monkeypatch):
     """Without jetjson.loads_arrow (or pyarrow) a clear message, exit 2, nothing written."""
-    monkeypatch.setattr(_cli, "_arrow_available", lambda: False)
+    monkeypatch.setattr(_cli_convert, "_arrow_available", lambda: False)
     status, out, err = _cli_run(["convert", "--to", "arrow"], stdin=b'[{"a": 1}]')
     assert status == 2 and out == b"" and "--to arrow is not available" in err and "pyarrow" in err
 
