@@ -6,6 +6,7 @@ only a process shows (stdin/stdout/-, exit codes, broken pipes, Ctrl-C). Every r
 compares stdout bytes, stderr text and exit status.
 """
 
+import filecmp
 import io
 import json
 import json.tool
@@ -209,6 +210,127 @@ def test_json_lines_edges(doc, tmp_path):
     path.write_bytes(doc)
     for flags in ([], ["--compact"]):
         assert_same(["--json-lines"] + flags + [str(path)])
+
+
+# --------------------------------------------------------------------------------------
+# Large top-level arrays, a window at a time (tool_windows.c), made to happen on small
+# files: every file mapped, windows of a few bytes (elements cut by every window end)
+# --------------------------------------------------------------------------------------
+
+@pytest.fixture(params=[1, 13, 4096], ids=lambda w: f"window-{w}")
+def small_windows(request, monkeypatch):
+    monkeypatch.setattr(_cli, "MAP_MIN_BYTES", 1)
+    monkeypatch.setattr(_cli, "FORMAT_WINDOWS_MIN_BYTES", 1)
+    monkeypatch.setattr(_cli, "FORMAT_WINDOW", request.param)
+    return request.param
+
+
+WINDOW_DOCS = [
+    b'[1, 2.50, -0, 1E5, "x", true, null, false, {}, [], [[]], {"a": []}]',
+    b'[{"b": 1, "a": {"d": [1, {"z": 0, "y": 1}], "c": 2}}, {"\\u00e9": 1}, "\\ud83d\\ude00 \\u007f \xc3\xa9"]',
+    b'  \n[ {"k": "v"} ,\n\t"s" , 12345678901234567890123 ]  \n',
+    b'[{"a": 1, "a": 2}]',                # a duplicate key: the object path
+    b'[1, 2,]', b'[1 2]', b'[1,, 2]', b'[,1]', b'[1]]', b'[[1]', b'[1] x', b'[1, "\xed\xa0\x80"]',
+    b'[]', b'[ ]', b'[1, "a" : 2]', b'[1, {"a" 1}]', b'["\x01"]', b'[1, \xff]', b'[' * 150 + b']' * 150,
+    b'[' + b'1' * 700 + b']', b'[NaN, 1]', b'[1, 2] ', b'{"a": [1, 2]}', b'"top"',
+]
+
+
+@pytest.mark.parametrize("flags", [[], ["--sort-keys"], ["--compact"], ["--no-indent", "--no-ensure-ascii"],
+                                   ["--tab", "--sort-keys"], ["--indent", "0"]], ids=" ".join)
+@pytest.mark.parametrize("doc", WINDOW_DOCS, ids=lambda d: repr(d[:24]))
+def test_windows_edge_documents(doc, flags, tmp_path, small_windows):
+    path = tmp_path / "doc.json"
+    path.write_bytes(doc)
+    assert_same(flags + [str(path)])
+
+
+@pytest.mark.parametrize("flags", [[], ["--sort-keys", "--compact"], ["--no-indent"]], ids=" ".join)
+@pytest.mark.parametrize("path", _corpus(max_bytes=SMALL))
+def test_windows_corpus(path, flags, small_windows):
+    if small_windows == 1 and os.path.getsize(path) > 20000:
+        pytest.skip("one-byte windows: the small files are enough")
+    assert_same(flags + [path])
+
+
+def test_windows_take_the_text_path_and_release(tmp_path):
+    """An array of records is written by the window path (not the object path), with
+    release() told about the input done, in order, and the same bytes as json.dumps."""
+    from jetjson import _jetjson
+
+    rows = [{"i": i, "s": "\u00e9" * (i % 4), "f": i / 3, "l": [i, {"b": 1, "a": 2}]} for i in range(20000)]
+    doc = json.dumps(rows).encode()
+    for sort_keys in (False, True):
+        chunks, released = [], []
+        done = _jetjson._tool_format(doc, chunks.append, "indent", 2, True, sort_keys,
+                                     release=lambda a, b: released.append((a, b)), window=4096)
+        assert done is True
+        assert b"".join(chunks) == (json.dumps(rows, indent=2, sort_keys=sort_keys) + "\n").encode()
+        assert released and all(a < b for a, b in released) and released[-1][1] <= len(doc)
+    # not an array: None, nothing written, nothing released
+    chunks, released = [], []
+    assert _jetjson._tool_format(b'{"a": 1}', chunks.append, "indent", 2, True, False,
+                                 release=lambda a, b: released.append((a, b))) is None
+    assert chunks == [] and released == []
+
+
+def test_windows_no_leak():
+    """The window path: no growth over 200 calls, the inputs' refcounts unchanged, on
+    each outcome (written, object path, not an array, an exception from release)."""
+    from conftest import traced_growth
+
+    from jetjson import _jetjson
+
+    docs = [json.dumps([{"a": i, "b": [1, "x"]} for i in range(300)]).encode(), b'[{"a": 1, "a": 2}]', b'{"a": 1}']
+    sink = io.BytesIO()
+
+    def release(a, b):
+        pass
+
+    def boom(a, b):
+        raise OSError("release failed")
+
+    def run():
+        for doc in docs:
+            sink.seek(0)
+            _jetjson._tool_format(doc, sink.write, "indent", 2, True, True, release=release, window=64)
+        with pytest.raises(OSError):
+            _jetjson._tool_format(docs[0], sink.write, "compact", 0, True, False, release=boom, window=64)
+
+    counts = [sys.getrefcount(x) for x in docs + [release, boom]]
+    assert traced_growth(run) < 20000
+    assert [sys.getrefcount(x) for x in docs + [release, boom]] == counts
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads VmHWM (Linux)")
+def test_windows_memory(tmp_path):
+    """A 40 MB array formatted in real processes, with windows and without: the windows
+    save at least the file's size of peak memory (the whole-document path holds the
+    file and its index, about as big again), and write the same bytes."""
+    row = json.dumps({"id": 1, "name": "x y z", "tags": ["a", "b"], "v": [1.5, 2, None]})
+    count = (40 << 20) // (len(row) + 1)
+    path = tmp_path / "big.json"
+    path.write_text("[" + ",".join([row] * count) + "]")
+    size = path.stat().st_size
+
+    def peak_of(windows_min):
+        # VmHWM, not ru_maxrss: Linux carries ru_maxrss over exec from the forked test process
+        code = ("import sys; from jetjson import _cli; _cli.FORMAT_WINDOWS_MIN_BYTES = int(sys.argv.pop(1)); "
+                "status = _cli.main(sys.argv[1:]); "
+                "print([l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM')][0], "
+                "file=sys.stderr); sys.exit(status)")
+        out = tmp_path / f"out-{windows_min}.json"
+        done = subprocess.run([sys.executable, "-c", code, str(windows_min), "--indent", "2", str(path), str(out)],
+                              capture_output=True, env=_env(), timeout=120)
+        assert done.returncode == 0, done.stderr
+        return int(done.stderr.split()[-1]) * 1024, out
+
+    windowed, out_windowed = peak_of(1)
+    whole, out_whole = peak_of(1 << 62)
+    assert windowed + size < whole, (windowed, whole, size)
+    assert filecmp.cmp(out_windowed, out_whole, shallow=False)
+    with open(out_windowed, "rb") as f:
+        assert f.read(200) == (json.dumps([json.loads(row)] * 2, indent=2)[:200]).encode()
 
 
 def test_outfile_and_invalid_input(tmp_path):

@@ -39,6 +39,10 @@ Buffer = Union[bytes, bytearray, memoryview]
 PROG = "python -m jetjson"
 #: Inputs at least this big are mapped rather than read (when they are regular files).
 MAP_MIN_BYTES = 1 << 20
+#: Mapped inputs at least this big are formatted a window at a time when they hold an
+#: array (src/cpython/text/tool_windows.c): peak memory stays near the window's size.
+FORMAT_WINDOWS_MIN_BYTES = 16 << 20
+FORMAT_WINDOW = 4 << 20
 #: Inputs at least this big get a progress line on stderr, when stderr is a terminal.
 PROGRESS_MIN_BYTES = 64 << 20
 _BOM = b"\xef\xbb\xbf"
@@ -254,12 +258,15 @@ def _dump_kwargs(args: argparse.Namespace) -> Dict[str, Any]:
     return kw
 
 
-def _format_fast(data: Buffer, args: argparse.Namespace, out: Output) -> bool:
+def _format_fast(data: Buffer, args: argparse.Namespace, out: Output,
+                 release: Optional[Callable[[int, int], None]] = None) -> bool:
     """The engine's own formatter, when the checks say its bytes are json.tool's: writes
     the result and returns True; False (nothing written) when the document needs the
-    object path."""
+    object path. With `release`, a top-level array is read FORMAT_WINDOW bytes at a time
+    and release(start, stop) is told which input is done (memory: a window, not the
+    whole file and its index)."""
     tool = getattr(_native(), "_tool_format", None)
-    if tool is None or not _utf8_text_ok(data):
+    if tool is None:
         return False
     kw = _dump_kwargs(args)
     indent = kw["indent"]
@@ -268,8 +275,14 @@ def _format_fast(data: Buffer, args: argparse.Namespace, out: Output) -> bool:
     mode = "compact" if args.compact else ("line" if indent is None else "indent")
     if not args.ensure_ascii and out.text_encoding().replace("-", "").lower() != "utf8":
         return False  # the text layer encodes it (and words any error)
-    return bool(tool(data, out.write, mode, indent if mode == "indent" else 0,
-                     bool(args.ensure_ascii), bool(args.sort_keys)))
+    call = (data, out.write, mode, indent if mode == "indent" else 0, bool(args.ensure_ascii), bool(args.sort_keys))
+    if release is not None:
+        done = tool(*call, release=release, window=FORMAT_WINDOW)  # checks the UTF-8 itself
+        if done is not None:  # None: not an array, the whole-document path below
+            return bool(done)
+    if not _utf8_text_ok(data):
+        return False
+    return bool(tool(*call))
 
 
 def _write_value(value: Any, kw: Dict[str, Any], out: Output) -> None:
@@ -283,7 +296,8 @@ def _format_document(inp: Input, args: argparse.Namespace, out: Output, progress
     import jetjson
 
     progress.show("formatting")
-    if _format_fast(inp.data, args, out):
+    windows = inp.mapped() is not None and len(inp) >= FORMAT_WINDOWS_MIN_BYTES
+    if _format_fast(inp.data, args, out, inp.drop_pages if windows else None):
         return
     # The object path: exactly what json.tool does, with jetjson's loads and dumps.
     value = jetjson.loads(_decode_text(inp.data))

@@ -6,7 +6,7 @@
 /* Whether json.tool's strict UTF-8 read would refuse a line the engine accepts (the
  * engine reads UTF-8 as json.loads does: encoded surrogates pass): a BOM at its start,
  * or an encoded surrogate (ED A0..BF). */
-static int jj_line_not_strict_utf8(const uint8_t *p, size_t n, int any_surrogate) {
+int jj_not_strict_utf8(const uint8_t *p, size_t n, int any_surrogate) {
     if (n >= 3 && p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf) return 1;
     if (!any_surrogate) return 0;
     const uint8_t *end = p + n;
@@ -41,7 +41,7 @@ PyObject *jj_tool_validate_lines(PyObject *module, PyObject *data) {
     int unlock = view.readonly && len >= JJ_UNLOCK_MIN_BYTES;
     PyThreadState *saved = unlock ? PyEval_SaveThread() : NULL;
     /* one search of the whole buffer instead of one per line: encoded surrogates are rare */
-    int any_surrogate = jj_line_not_strict_utf8(buf, len, 1);
+    int any_surrogate = jj_not_strict_utf8(buf, len, 1);
     while (start < len) {
         const uint8_t *nl = memchr(buf + start, '\n', len - start);
         size_t stop = nl ? (size_t)(nl - buf) + 1 : len;
@@ -52,7 +52,7 @@ PyObject *jj_tool_validate_lines(PyObject *module, PyObject *data) {
             break;
         }
         if (err != JJ_OK || facts.max_depth > JJ_TOOL_MAX_DEPTH || facts.max_int_digits > JJ_TOOL_MAX_INT_DIGITS ||
-            jj_line_not_strict_utf8(buf + start, stop - start, any_surrogate)) {
+            jj_not_strict_utf8(buf + start, stop - start, any_surrogate)) {
             if (nbad == cap) {
                 /* PyMem_Realloc needs the GIL */
                 jj_request_relock(saved);
