@@ -292,12 +292,27 @@ def _write_value(value: Any, kw: Dict[str, Any], out: Output) -> None:
     out.write_text(text + "\n")
 
 
+def _window_done(inp: Input, progress: Progress) -> Callable[[int, int], None]:
+    """The window path's release(start, stop): the input's pages go back to the kernel,
+    and the progress line moves (the path reads the input twice: check, then write)."""
+    passes = [1, 0]  # the pass, the last stop seen
+
+    def release(start: int, stop: int) -> None:
+        inp.drop_pages(start, stop)
+        if stop < passes[1]:
+            passes[0] = 2
+        passes[1] = stop
+        progress.show("formatting", (len(inp) * (passes[0] - 1) + stop) // 2)
+
+    return release
+
+
 def _format_document(inp: Input, args: argparse.Namespace, out: Output, progress: Progress) -> None:
     import jetjson
 
     progress.show("formatting")
     windows = inp.mapped() is not None and len(inp) >= FORMAT_WINDOWS_MIN_BYTES
-    if _format_fast(inp.data, args, out, inp.drop_pages if windows else None):
+    if _format_fast(inp.data, args, out, _window_done(inp, progress) if windows else None):
         return
     # The object path: exactly what json.tool does, with jetjson's loads and dumps.
     value = jetjson.loads(_decode_text(inp.data))
