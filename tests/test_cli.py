@@ -303,6 +303,7 @@ def test_windows_no_leak():
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads VmHWM (Linux)")
+@pytest.mark.skipif(bool(os.environ.get("JETJSON_SANITIZED")), reason="ASan's shadow memory and quarantine")
 def test_windows_memory(tmp_path):
     """A 40 MB array formatted in real processes, with windows and without: the windows
     save at least the file's size of peak memory (the whole-document path holds the
