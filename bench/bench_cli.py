@@ -86,10 +86,10 @@ def main() -> None:
         print(f"checked: the two outputs are byte for byte the same ({out_size / 1e6:.1f} MB each): {same}")
         if not same:
             raise SystemExit("outputs differ: the bench stops")
-        print(f"{'':32} {'wall (median)':>14} {'peak RSS':>12} {'RSS / file':>11}  (RSS in MiB)")
-        for name, (wall, rss, _) in (("python -m json.tool", theirs), ("python -m jetjson", ours)):
-            print(f"{name + ' --indent 4':32} {wall:13.2f}s {rss:10.0f}MB {rss * 2**20 / size:10.2f}x")
-        print(f"speed-up: {theirs[0] / ours[0]:.1f}x; memory: {ours[1]:.0f} MB = "
+        print(f"{'':32} {'wall (median)':>14} {'CPU (median)':>13} {'peak RSS':>12} {'RSS / file':>11}  (RSS in MiB)")
+        for name, (wall, rss, cpu) in (("python -m json.tool", theirs), ("python -m jetjson", ours)):
+            print(f"{name + ' --indent 4':32} {wall:13.2f}s {cpu:12.2f}s {rss:10.0f}MB {rss * 2**20 / size:10.2f}x")
+        print(f"speed-up: {theirs[0] / ours[0]:.1f}x wall, {theirs[2] / ours[2]:.1f}x CPU; memory: {ours[1]:.0f} MB = "
               f"{ours[1] * 2**20 / size:.2f}x the file (json.tool {theirs[1] * 2**20 / size:.2f}x)")
         for path in (ours_out, theirs_out):
             os.remove(path)
