@@ -253,6 +253,35 @@ def test_windows_corpus(path, flags, small_windows):
     assert_same(flags + [path])
 
 
+if given is not None:
+    _window_values = st.recursive(
+        st.none() | st.booleans() | st.integers(-10**30, 10**30) | st.floats(allow_nan=False) |
+        st.text(max_size=6),
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=4),
+        max_leaves=20)
+
+    @settings(max_examples=int(200 * TEST_SCALE), deadline=None)
+    @given(st.lists(_window_values, max_size=8), st.sampled_from([None, 0, 2, "\t"]), st.booleans(),
+           st.booleans(), st.integers(1, 64), st.sampled_from([" ", "\n", "", "\r\n\t "]))
+    def test_windows_generated(values, indent, ensure_ascii, sort_keys, window, space):
+        """Arrays of generated values, spaced oddly, in windows of 1-64 bytes: the window
+        path writes json.dumps' bytes, or leaves the document to the object path."""
+        from jetjson import _jetjson
+
+        doc = ("[" + space + ("," + space).join(json.dumps(v, ensure_ascii=False) for v in values) + space + "]")
+        chunks = []
+        mode = "line" if indent is None else "indent"
+        done = _jetjson._tool_format(doc.encode("utf-8", "surrogatepass"), chunks.append, mode,
+                                     0 if indent is None else indent, ensure_ascii, sort_keys,
+                                     release=lambda a, b: None, window=window)
+        assert done in (True, False)
+        if done:
+            expected = json.dumps(json.loads(doc), indent=indent, ensure_ascii=ensure_ascii, sort_keys=sort_keys)
+            assert b"".join(chunks) == (expected + "\n").encode("utf-8")
+        else:
+            assert chunks == []
+
+
 def test_windows_take_the_text_path_and_release(tmp_path):
     """An array of records is written by the window path (not the object path), with
     release() told about the input done, in order, and the same bytes as json.dumps."""
@@ -583,6 +612,27 @@ def test_convert_to_arrow_unavailable(monkeypatch):
     monkeypatch.setattr(_cli_convert, "_arrow_available", lambda: False)
     status, out, err = _cli_run(["convert", "--to", "arrow"], stdin=b'[{"a": 1}]')
     assert status == 2 and out == b"" and "--to arrow is not available" in err and "pyarrow" in err
+
+
+def test_convert_to_arrow_writes_ipc(tmp_path, monkeypatch):
+    """The --to arrow path with a stand-in loads_arrow (pyarrow's own table of the
+    records): what the CLI writes is an Arrow IPC file pyarrow reads back, to a file and
+    to stdout."""
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.ipc
+
+    import jetjson
+    monkeypatch.setattr(jetjson, "loads_arrow", lambda data: pa.Table.from_pylist(json.loads(bytes(data))),
+                        raising=False)
+    records = [{"i": i, "s": "x\u00e9" * (i % 3), "f": i / 8} for i in range(300)]
+    src, dst = tmp_path / "rows.json", tmp_path / "rows.arrow"
+    src.write_text(json.dumps(records), encoding="utf-8")
+    status, out, err = _cli_run(["convert", "--to", "arrow", str(src), str(dst)])
+    assert (status, out, err) == (0, b"", "")
+    with pyarrow.ipc.open_file(str(dst)) as reader:
+        assert reader.read_all().to_pylist() == records
+    status, out, _ = _cli_run(["convert", "--to", "arrow", str(src)])
+    assert status == 0 and pyarrow.ipc.open_file(pa.BufferReader(out)).read_all().to_pylist() == records
 
 
 @pytest.mark.skipif(not _arrow_ready(), reason="needs jetjson.loads_arrow and pyarrow")
