@@ -32,7 +32,9 @@ import gen_cli_data  # noqa: E402
 
 
 def run(cmd: list, out_path: str) -> tuple:
-    """(wall seconds, peak RSS in MB) of one process, stdout to out_path."""
+    """(wall seconds, peak RSS in MiB, CPU seconds) of one process, stdout to out_path.
+    CPU time (user + system, the child alone) is what one core spent: unlike wall time
+    it does not grow when other processes share the machine."""
     with open(out_path, "wb") as out:
         t0 = time.perf_counter()
         child = subprocess.Popen(cmd, stdout=out, stderr=subprocess.PIPE)
@@ -42,16 +44,18 @@ def run(cmd: list, out_path: str) -> tuple:
     err = child.stderr.read() if child.stderr else b""
     if child.returncode not in (0,):
         raise SystemExit(f"{' '.join(cmd)} failed ({child.returncode}): {err.decode(errors='replace')}")
-    return wall, usage.ru_maxrss / 1024  # Linux: KiB -> MiB
+    return wall, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime  # Linux: KiB -> MiB
 
 
 def median_of(cmd: list, out_path: str, runs: int) -> tuple:
-    walls, rss = [], []
+    """(median wall, max peak RSS, median CPU seconds) of `runs` processes."""
+    walls, rss, cpu = [], [], []
     for _ in range(runs):
-        w, r = run(cmd, out_path)
+        w, r, c = run(cmd, out_path)
         walls.append(w)
         rss.append(r)
-    return statistics.median(walls), max(rss)
+        cpu.append(c)
+    return statistics.median(walls), max(rss), statistics.median(cpu)
 
 
 def main() -> None:
@@ -82,10 +86,10 @@ def main() -> None:
         print(f"checked: the two outputs are byte for byte the same ({out_size / 1e6:.1f} MB each): {same}")
         if not same:
             raise SystemExit("outputs differ: the bench stops")
-        print(f"{'':32} {'wall (median)':>14} {'peak RSS':>12} {'RSS / file':>11}  (RSS in MiB)")
-        for name, (wall, rss) in (("python -m json.tool", theirs), ("python -m jetjson", ours)):
-            print(f"{name + ' --indent 4':32} {wall:13.2f}s {rss:10.0f}MB {rss * 2**20 / size:10.2f}x")
-        print(f"speed-up: {theirs[0] / ours[0]:.1f}x; memory: {ours[1]:.0f} MB = "
+        print(f"{'':32} {'wall (median)':>14} {'CPU (median)':>13} {'peak RSS':>12} {'RSS / file':>11}  (RSS in MiB)")
+        for name, (wall, rss, cpu) in (("python -m json.tool", theirs), ("python -m jetjson", ours)):
+            print(f"{name + ' --indent 4':32} {wall:13.2f}s {cpu:12.2f}s {rss:10.0f}MB {rss * 2**20 / size:10.2f}x")
+        print(f"speed-up: {theirs[0] / ours[0]:.1f}x wall, {theirs[2] / ours[2]:.1f}x CPU; memory: {ours[1]:.0f} MB = "
               f"{ours[1] * 2**20 / size:.2f}x the file (json.tool {theirs[1] * 2**20 / size:.2f}x)")
         for path in (ours_out, theirs_out):
             os.remove(path)
@@ -101,12 +105,20 @@ def main() -> None:
                     shutil.copyfileobj(src, out, 1 << 24)
             os.remove(block)
         nd_size = os.path.getsize(nd)
-        start, _ = median_of([py, "-m", "jetjson", "--version"], os.devnull, args.runs)
-        wall, rss = median_of([py, "-m", "jetjson", "validate", "--ndjson", nd], os.devnull, args.runs)
-        net = f"{nd_size / 1e9 / (wall - start):.2f} GB/s" if wall > 2 * start else "n/a (input too small)"
-        print(f"\nvalidate --ndjson {nd_size / 1e9:.2f} GB: {wall:.2f}s median wall, "
-              f"{nd_size / 1e9 / wall:.2f} GB/s; without the interpreter's start ({start:.2f}s): "
-              f"{net}; peak RSS {rss:.0f} MiB")
+        start, _, start_cpu = median_of([py, "-m", "jetjson", "--version"], os.devnull, args.runs)
+        wall, rss, cpu = median_of([py, "-m", "jetjson", "validate", "--ndjson", nd], os.devnull, args.runs)
+        gb = nd_size / 1e9
+        net = f"{gb / (wall - start):.2f} GB/s" if wall > 2 * start else "n/a (input too small)"
+        net_cpu = f"{gb / (cpu - start_cpu):.2f} GB/s" if cpu > 2 * start_cpu else "n/a (input too small)"
+        print(f"\nvalidate --ndjson {gb:.2f} GB, peak RSS {rss:.0f} MiB:")
+        print(f"  wall (median): {wall:.2f}s = {gb / wall:.2f} GB/s; without the interpreter's start "
+              f"({start:.2f}s): {net}")
+        print(f"  CPU time, one core (median): {cpu:.2f}s = {gb / cpu:.2f} GB/s; without the start "
+              f"({start_cpu:.2f}s): {net_cpu}")
+        try:
+            print(f"  (load average during the run: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+        except OSError:
+            pass
     finally:
         if not args.dir:
             shutil.rmtree(folder, ignore_errors=True)

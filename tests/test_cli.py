@@ -6,6 +6,7 @@ only a process shows (stdin/stdout/-, exit codes, broken pipes, Ctrl-C). Every r
 compares stdout bytes, stderr text and exit status.
 """
 
+import filecmp
 import io
 import json
 import json.tool
@@ -18,7 +19,7 @@ import time
 import pytest
 from conftest import TEST_SCALE, data_params
 
-from jetjson import _cli
+from jetjson import _cli, _cli_convert
 
 try:
     from hypothesis import given, settings
@@ -211,6 +212,157 @@ def test_json_lines_edges(doc, tmp_path):
         assert_same(["--json-lines"] + flags + [str(path)])
 
 
+# --------------------------------------------------------------------------------------
+# Large top-level arrays, a window at a time (tool_windows.c), made to happen on small
+# files: every file mapped, windows of a few bytes (elements cut by every window end)
+# --------------------------------------------------------------------------------------
+
+@pytest.fixture(params=[1, 13, 4096], ids=lambda w: f"window-{w}")
+def small_windows(request, monkeypatch):
+    monkeypatch.setattr(_cli, "MAP_MIN_BYTES", 1)
+    monkeypatch.setattr(_cli, "FORMAT_WINDOWS_MIN_BYTES", 1)
+    monkeypatch.setattr(_cli, "FORMAT_WINDOW", request.param)
+    return request.param
+
+
+WINDOW_DOCS = [
+    b'[1, 2.50, -0, 1E5, "x", true, null, false, {}, [], [[]], {"a": []}]',
+    b'[{"b": 1, "a": {"d": [1, {"z": 0, "y": 1}], "c": 2}}, {"\\u00e9": 1}, "\\ud83d\\ude00 \\u007f \xc3\xa9"]',
+    b'  \n[ {"k": "v"} ,\n\t"s" , 12345678901234567890123 ]  \n',
+    b'[{"a": 1, "a": 2}]',                # a duplicate key: the object path
+    b'[1, 2,]', b'[1 2]', b'[1,, 2]', b'[,1]', b'[1]]', b'[[1]', b'[1] x', b'[1, "\xed\xa0\x80"]',
+    b'[]', b'[ ]', b'[1, "a" : 2]', b'[1, {"a" 1}]', b'["\x01"]', b'[1, \xff]', b'[' * 150 + b']' * 150,
+    b'[' + b'1' * 700 + b']', b'[NaN, 1]', b'[1, 2] ', b'{"a": [1, 2]}', b'"top"',
+]
+
+
+@pytest.mark.parametrize("flags", [[], ["--sort-keys"], ["--compact"], ["--no-indent", "--no-ensure-ascii"],
+                                   ["--tab", "--sort-keys"], ["--indent", "0"]], ids=" ".join)
+@pytest.mark.parametrize("doc", WINDOW_DOCS, ids=lambda d: repr(d[:24]))
+def test_windows_edge_documents(doc, flags, tmp_path, small_windows):
+    path = tmp_path / "doc.json"
+    path.write_bytes(doc)
+    assert_same(flags + [str(path)])
+
+
+@pytest.mark.parametrize("flags", [[], ["--sort-keys", "--compact"], ["--no-indent"]], ids=" ".join)
+@pytest.mark.parametrize("path", _corpus(max_bytes=SMALL))
+def test_windows_corpus(path, flags, small_windows):
+    if small_windows == 1 and os.path.getsize(path) > 20000:
+        pytest.skip("one-byte windows: the small files are enough")
+    assert_same(flags + [path])
+
+
+if given is not None:
+    _window_values = st.recursive(
+        st.none() | st.booleans() | st.integers(-10**30, 10**30) | st.floats(allow_nan=False) |
+        st.text(max_size=6),
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=4),
+        max_leaves=20)
+
+    @settings(max_examples=int(200 * TEST_SCALE), deadline=None)
+    @given(st.lists(_window_values, max_size=8), st.sampled_from([None, 0, 2, "\t"]), st.booleans(),
+           st.booleans(), st.integers(1, 64), st.sampled_from([" ", "\n", "", "\r\n\t "]))
+    def test_windows_generated(values, indent, ensure_ascii, sort_keys, window, space):
+        """Arrays of generated values, spaced oddly, in windows of 1-64 bytes: the window
+        path writes json.dumps' bytes, or leaves the document to the object path."""
+        from jetjson import _jetjson
+
+        doc = ("[" + space + ("," + space).join(json.dumps(v, ensure_ascii=False) for v in values) + space + "]")
+        chunks = []
+        mode = "line" if indent is None else "indent"
+        done = _jetjson._tool_format(doc.encode("utf-8", "surrogatepass"), chunks.append, mode,
+                                     0 if indent is None else indent, ensure_ascii, sort_keys,
+                                     release=lambda a, b: None, window=window)
+        assert done in (True, False)
+        if done:
+            expected = json.dumps(json.loads(doc), indent=indent, ensure_ascii=ensure_ascii, sort_keys=sort_keys)
+            assert b"".join(chunks) == (expected + "\n").encode("utf-8")
+        else:
+            assert chunks == []
+
+
+def test_windows_take_the_text_path_and_release(tmp_path):
+    """An array of records is written by the window path (not the object path), with
+    release() told about the input done, in order, and the same bytes as json.dumps."""
+    from jetjson import _jetjson
+
+    rows = [{"i": i, "s": "\u00e9" * (i % 4), "f": i / 3, "l": [i, {"b": 1, "a": 2}]} for i in range(20000)]
+    doc = json.dumps(rows).encode()
+    for sort_keys in (False, True):
+        chunks, released = [], []
+        done = _jetjson._tool_format(doc, chunks.append, "indent", 2, True, sort_keys,
+                                     release=lambda a, b: released.append((a, b)), window=4096)
+        assert done is True
+        assert b"".join(chunks) == (json.dumps(rows, indent=2, sort_keys=sort_keys) + "\n").encode()
+        assert released and all(a < b for a, b in released) and released[-1][1] <= len(doc)
+    # not an array: None, nothing written, nothing released
+    chunks, released = [], []
+    assert _jetjson._tool_format(b'{"a": 1}', chunks.append, "indent", 2, True, False,
+                                 release=lambda a, b: released.append((a, b))) is None
+    assert chunks == [] and released == []
+
+
+def test_windows_no_leak():
+    """The window path: no growth over 200 calls, the inputs' refcounts unchanged, on
+    each outcome (written, object path, not an array, an exception from release)."""
+    from conftest import traced_growth
+
+    from jetjson import _jetjson
+
+    docs = [json.dumps([{"a": i, "b": [1, "x"]} for i in range(300)]).encode(), b'[{"a": 1, "a": 2}]', b'{"a": 1}']
+    sink = io.BytesIO()
+
+    def release(a, b):
+        pass
+
+    def boom(a, b):
+        raise OSError("release failed")
+
+    def run():
+        for doc in docs:
+            sink.seek(0)
+            _jetjson._tool_format(doc, sink.write, "indent", 2, True, True, release=release, window=64)
+        with pytest.raises(OSError):
+            _jetjson._tool_format(docs[0], sink.write, "compact", 0, True, False, release=boom, window=64)
+
+    counts = [sys.getrefcount(x) for x in docs + [release, boom]]
+    assert traced_growth(run) < 20000
+    assert [sys.getrefcount(x) for x in docs + [release, boom]] == counts
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads VmHWM (Linux)")
+@pytest.mark.skipif(bool(os.environ.get("JETJSON_SANITIZED")), reason="ASan's shadow memory and quarantine")
+def test_windows_memory(tmp_path):
+    """A 40 MB array formatted in real processes, with windows and without: the windows
+    save at least the file's size of peak memory (the whole-document path holds the
+    file and its index, about as big again), and write the same bytes."""
+    row = json.dumps({"id": 1, "name": "x y z", "tags": ["a", "b"], "v": [1.5, 2, None]})
+    count = (40 << 20) // (len(row) + 1)
+    path = tmp_path / "big.json"
+    path.write_text("[" + ",".join([row] * count) + "]")
+    size = path.stat().st_size
+
+    def peak_of(windows_min):
+        # VmHWM, not ru_maxrss: Linux carries ru_maxrss over exec from the forked test process
+        code = ("import sys; from jetjson import _cli; _cli.FORMAT_WINDOWS_MIN_BYTES = int(sys.argv.pop(1)); "
+                "status = _cli.main(sys.argv[1:]); "
+                "print([l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM')][0], "
+                "file=sys.stderr); sys.exit(status)")
+        out = tmp_path / f"out-{windows_min}.json"
+        done = subprocess.run([sys.executable, "-c", code, str(windows_min), "--indent", "2", str(path), str(out)],
+                              capture_output=True, env=_env(), timeout=120)
+        assert done.returncode == 0, done.stderr
+        return int(done.stderr.split()[-1]) * 1024, out
+
+    windowed, out_windowed = peak_of(1)
+    whole, out_whole = peak_of(1 << 62)
+    assert windowed + size < whole, (windowed, whole, size)
+    assert filecmp.cmp(out_windowed, out_whole, shallow=False)
+    with open(out_windowed, "rb") as f:
+        assert f.read(200) == (json.dumps([json.loads(row)] * 2, indent=2)[:200]).encode()
+
+
 def test_outfile_and_invalid_input(tmp_path):
     """json.tool writes outfile only for a valid document."""
     src, dst = tmp_path / "in.json", tmp_path / "out.json"
@@ -361,10 +513,143 @@ def test_convert_roundtrip(tmp_path):
     assert _cli_run(["convert", "--to", "ndjson"], stdin=b'{"a": 1}')[0] == 1
 
 
-@pytest.mark.parametrize("fmt", ["msgpack", "arrow"])
-def test_convert_not_yet(fmt):
-    status, out, err = _cli_run(["convert", "--to", fmt], stdin=b"[1]")
-    assert status == 2 and out == b"" and "not available in this version" in err
+def _no_duplicate_keys(raw):
+    def pairs(items):
+        if len({k for k, _ in items}) != len(items):
+            raise KeyError("duplicate")
+        return dict(items)
+    try:
+        json.loads(raw, object_pairs_hook=pairs)
+    except KeyError:
+        return False
+    return True
+
+
+def _packb_or_none(value):
+    msgpack = pytest.importorskip("msgpack")
+    try:
+        return msgpack.packb(value)
+    except OverflowError:  # ints past 64 bits: MessagePack has none
+        return None
+
+
+@pytest.mark.parametrize("path", _corpus(max_bytes=SMALL))
+def test_convert_to_msgpack_corpus(path, tmp_path):
+    """convert --to msgpack == msgpack.packb(json.loads(x)), and back with --from msgpack."""
+    raw = open(path, "rb").read()
+    expected = _packb_or_none(json.loads(raw))
+    if expected is None or not _no_duplicate_keys(raw):
+        pytest.skip("ints past 64 bits or duplicate keys: packb is not the oracle here")
+    status, out, err = _cli_run(["convert", "--to", "msgpack", path])
+    assert (status, err) == (0, "") and out == expected
+    packed = tmp_path / "a.msgpack"
+    packed.write_bytes(out)
+    status, back, _ = _cli_run(["convert", "--from", "msgpack", "--to", "json", str(packed)])
+    assert status == 0 and back.endswith(b"\n") and json.loads(back) == json.loads(raw)
+
+
+def test_convert_to_msgpack_ndjson(tmp_path):
+    import random
+
+    rng = random.Random(7)
+    records = [{"i": i, "f": rng.random() * 10 ** rng.randint(-5, 20), "s": "\u00e9x" * (i % 4),
+                "l": [None, True, i - 500, {"k": []}][: i % 5]} for i in range(2000)]
+    lines = [json.dumps(r, ensure_ascii=i % 2 == 0) for i, r in enumerate(records)]
+    src = tmp_path / "rows.ndjson"
+    src.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    expected = b"".join(_packb_or_none(json.loads(line)) for line in lines)
+    for flag in ("--ndjson", "--json-lines"):
+        status, out, _ = _cli_run(["convert", "--to", "msgpack", flag, str(src)])
+        assert status == 0 and out == expected
+    # without --ndjson, several documents are an error that names the place
+    status, out, err = _cli_run(["convert", "--to", "msgpack", str(src)])
+    assert status == 1 and out == b"" and str(src) in err and "document 1" in err
+    # and back: a stream of values, one compact JSON line each
+    packed = tmp_path / "rows.msgpack"
+    packed.write_bytes(expected)
+    status, back, _ = _cli_run(["convert", "--from", "msgpack", "--to", "ndjson", str(packed)])
+    assert status == 0 and [json.loads(x) for x in back.decode().splitlines()] == records
+    # several values are not one
+    assert _cli_run(["convert", "--from", "msgpack", "--to", "json", str(packed)])[0] == 1
+    assert _cli_run(["convert", "--from", "msgpack", "--to", "arrow", str(packed)])[0] == 2
+
+
+def test_convert_msgpack_errors(tmp_path):
+    bad = tmp_path / "bad.ndjson"
+    bad.write_bytes(b'{"a": 1}\n[2,\n')
+    status, out, err = _cli_run(["convert", "--to", "msgpack", "--ndjson", str(bad)])
+    assert status == 1 and "document 2" in err and "Traceback" not in err
+    trunc = tmp_path / "trunc.msgpack"
+    trunc.write_bytes(b"\x92\x01")  # an array of two holding one
+    status, out, err = _cli_run(["convert", "--from", "msgpack", "--to", "json", str(trunc)])
+    assert status == 1 and out == b"" and str(trunc) in err
+
+
+if given is not None:
+    _json_values = st.recursive(
+        st.none() | st.booleans() | st.integers(-2**63, 2**64 - 1) |
+        st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+        lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner, max_size=5),
+        max_leaves=30)
+
+    @settings(max_examples=int(150 * TEST_SCALE), deadline=None)
+    @given(st.lists(_json_values, min_size=1, max_size=6), st.booleans())
+    def test_convert_to_msgpack_generated(values, ensure_ascii):
+        text = "\n".join(json.dumps(v, ensure_ascii=ensure_ascii) for v in values) + "\n"
+        status, out, _ = _cli_run(["convert", "--to", "msgpack", "--ndjson"], stdin=text.encode())
+        assert status == 0 and out == b"".join(_packb_or_none(v) for v in values)
+
+
+def _arrow_ready():
+    import importlib.util
+
+    import jetjson
+    return hasattr(jetjson, "loads_arrow") and importlib.util.find_spec("pyarrow") is not None
+
+
+def test_convert_to_arrow_unavailable(monkeypatch):
+    """Without jetjson.loads_arrow (or pyarrow) a clear message, exit 2, nothing written."""
+    monkeypatch.setattr(_cli_convert, "_arrow_available", lambda: False)
+    status, out, err = _cli_run(["convert", "--to", "arrow"], stdin=b'[{"a": 1}]')
+    assert status == 2 and out == b"" and "--to arrow is not available" in err and "pyarrow" in err
+
+
+def test_convert_to_arrow_writes_ipc(tmp_path, monkeypatch):
+    """The --to arrow path with a stand-in loads_arrow (pyarrow's own table of the
+    records): what the CLI writes is an Arrow IPC file pyarrow reads back, to a file and
+    to stdout."""
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.ipc
+
+    import jetjson
+    monkeypatch.setattr(jetjson, "loads_arrow", lambda data: pa.Table.from_pylist(json.loads(bytes(data))),
+                        raising=False)
+    records = [{"i": i, "s": "x\u00e9" * (i % 3), "f": i / 8} for i in range(300)]
+    src, dst = tmp_path / "rows.json", tmp_path / "rows.arrow"
+    src.write_text(json.dumps(records), encoding="utf-8")
+    status, out, err = _cli_run(["convert", "--to", "arrow", str(src), str(dst)])
+    assert (status, out, err) == (0, b"", "")
+    with pyarrow.ipc.open_file(str(dst)) as reader:
+        assert reader.read_all().to_pylist() == records
+    status, out, _ = _cli_run(["convert", "--to", "arrow", str(src)])
+    assert status == 0 and pyarrow.ipc.open_file(pa.BufferReader(out)).read_all().to_pylist() == records
+
+
+@pytest.mark.skipif(not _arrow_ready(), reason="needs jetjson.loads_arrow and pyarrow")
+def test_convert_to_arrow(tmp_path):
+    import pyarrow.ipc
+
+    records = [{"i": i, "s": "x\u00e9" * (i % 3), "f": i / 8, "b": i % 2 == 0} for i in range(500)]
+    for name, body in (("rows.json", json.dumps(records)),
+                       ("rows.ndjson", "\n".join(json.dumps(r) for r in records) + "\n")):
+        src, dst = tmp_path / name, tmp_path / (name + ".arrow")
+        src.write_text(body, encoding="utf-8")
+        status, _, err = _cli_run(["convert", "--to", "arrow", str(src), str(dst)])
+        if status != 0 and name.endswith(".ndjson"):
+            continue  # loads_arrow may take only one of the two layouts
+        assert status == 0, err
+        with pyarrow.ipc.open_file(str(dst)) as reader:
+            assert reader.read_all().to_pylist() == records
 
 
 # --------------------------------------------------------------------------------------
@@ -400,6 +685,21 @@ def test_process_stdin_stdout(doc, tmp_path):
         assert (tmp_path / "a.out").read_bytes() == (tmp_path / "b.out").read_bytes()
 
 
+@pytest.mark.parametrize("command", [[], ["minify"], ["convert", "--to", "msgpack"], ["get"]],
+                         ids=lambda a: " ".join(a) or "format")
+def test_file_errors_of_each_command(tmp_path, command):
+    """A missing file, a directory, an output that cannot be opened: one line, no traceback."""
+    tail = ["/a"] if command == ["get"] else []
+    for target, words in ((tmp_path / "missing.json", "no such file"), (tmp_path, "is a directory")):
+        status, out, err = _cli_run(command + [str(target)] + tail)
+        assert status == 1 and out == b"" and words in err and "Traceback" not in err
+    if command != ["get"]:
+        src = tmp_path / "in.json"
+        src.write_bytes(b"[1]")
+        status, _, err = _cli_run(command + [str(src), str(tmp_path / "no" / "such" / "dir.out")])
+        assert status == 1 and "no such file" in err and "Traceback" not in err
+
+
 def test_process_file_errors(tmp_path):
     missing = _proc([str(tmp_path / "missing.json")])
     assert missing.returncode != 0 and b"no such file" in missing.stderr and b"Traceback" not in missing.stderr
@@ -423,6 +723,26 @@ def test_process_broken_pipe(tmp_path):
     assert done.stderr == b""
 
 
+@pytest.mark.parametrize("args", [[], ["--compact"], ["convert", "--to", "ndjson"], ["minify"]],
+                         ids=lambda a: " ".join(a) or "format")
+def test_process_broken_pipe_status(tmp_path, args):
+    """`| head` ends quietly with json.tool's status: it exits with errno.EPIPE (32)."""
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps([{"i": i, "s": "x" * 40} for i in range(200000)]))
+
+    def status_of(module, argv):
+        cmd = f"{sys.executable} -m {module} {' '.join(argv)} {path} | head -c 10 >/dev/null; " \
+              "echo ${PIPESTATUS[0]} >&2"
+        done = subprocess.run(["bash", "-c", cmd], capture_output=True, env=_env(), timeout=60)
+        lines = done.stderr.splitlines()
+        return int(lines[-1]), b"\n".join(lines[:-1])
+
+    theirs, _ = status_of("json.tool", [])
+    ours, err = status_of("jetjson", args)
+    assert ours == theirs == 32
+    assert err.strip() == b""  # nothing but the echoed status on stderr
+
+
 def test_process_ctrl_c():
     """Ctrl-C while waiting for stdin: exit 130, no traceback."""
     child = subprocess.Popen([sys.executable, "-m", "jetjson"], stdin=subprocess.PIPE,
@@ -432,7 +752,51 @@ def test_process_ctrl_c():
     _, err = child.communicate(timeout=30)
     child.stdin.close()
     assert child.returncode == 130
-    assert b"Traceback" not in err
+    assert b"Traceback" not in err and err.strip().endswith(b"interrupted")
+
+
+def _pty_run(args):
+    """(exit status, stderr text) of a process whose stderr is a terminal (a pty)."""
+    import pty
+
+    primary, secondary = pty.openpty()
+    try:
+        child = subprocess.Popen([sys.executable, "-m", "jetjson"] + args, stdin=subprocess.DEVNULL,
+                                 stdout=subprocess.DEVNULL, stderr=secondary, env=_env())
+        os.close(secondary)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(primary, 65536)
+            except OSError:  # EIO: the child closed its end
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        status = child.wait(timeout=120)
+    finally:
+        os.close(primary)
+    return status, b"".join(chunks).decode("utf-8", "replace")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pty")
+def test_process_progress_on_a_terminal(tmp_path):
+    """Over PROGRESS_MIN_BYTES: a progress line on a terminal, cleared at the end; nothing
+    when stderr is a pipe."""
+    row = json.dumps({"id": 1, "name": "x" * 200, "tags": ["a", "b"], "v": 1.5}).encode() + b"\n"
+    path = tmp_path / "big.ndjson"
+    with open(path, "wb") as f:
+        block = row * 4096
+        for _ in range(_cli.PROGRESS_MIN_BYTES // len(block) + 1):
+            f.write(block)
+    status, err = _pty_run(["validate", "--ndjson", str(path)])
+    assert status == 0
+    assert f"jetjson: validating {path}" in err and err.endswith("\r\x1b[K")
+    piped = _proc(["validate", "--ndjson", str(path)])
+    assert (piped.returncode, piped.stderr) == (0, b"")
+    small = tmp_path / "small.ndjson"
+    small.write_bytes(row * 10)
+    assert _pty_run(["validate", "--ndjson", str(small)]) == (0, "")
 
 
 def test_process_help_and_commands():

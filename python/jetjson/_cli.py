@@ -29,17 +29,31 @@ import signal
 import stat
 import sys
 import time
-from typing import IO, Any, Callable, Iterator, List, Optional, Sequence, Union
+from types import ModuleType
+from typing import IO, Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
-Buffer = Union[bytes, bytearray, memoryview, mmap.mmap]
+#: What the commands read: bytes, or a view of a mapped file (every jetjson function
+#: takes a memoryview; an mmap object itself is not passed around).
+Buffer = Union[bytes, bytearray, memoryview]
 
 PROG = "python -m jetjson"
 #: Inputs at least this big are mapped rather than read (when they are regular files).
 MAP_MIN_BYTES = 1 << 20
+#: Mapped inputs at least this big are formatted a window at a time when they hold an
+#: array (src/cpython/text/tool_windows.c): peak memory stays near the window's size.
+FORMAT_WINDOWS_MIN_BYTES = 16 << 20
+FORMAT_WINDOW = 4 << 20
 #: Inputs at least this big get a progress line on stderr, when stderr is a terminal.
 PROGRESS_MIN_BYTES = 64 << 20
 _BOM = b"\xef\xbb\xbf"
 _SURROGATE = re.compile(rb"\xed[\xa0-\xbf]")
+
+
+def _native() -> ModuleType:
+    """The extension module's private helpers (_tool_format, _tool_validate_lines)."""
+    import importlib
+
+    return importlib.import_module("jetjson._jetjson")
 
 
 class CliError(Exception):
@@ -132,10 +146,10 @@ class Input:
             self._map = None
 
     def same_file(self, out_path: Optional[str]) -> bool:
-        if self.path is None or out_path in (None, "-"):
+        if self.path is None or out_path is None or out_path == "-":
             return False
         try:
-            return os.path.samefile(self.path, out_path)  # type: ignore[arg-type]
+            return os.path.samefile(self.path, out_path)
         except OSError:
             return False
 
@@ -229,29 +243,30 @@ def _utf8_text_ok(data: Buffer) -> bool:
     no encoded surrogate (ED A0..BF). A regex search: no copy of a mapped file."""
     if data[:3] == _BOM:
         return False
-    return _SURROGATE.search(data) is None  # type: ignore[call-overload]
+    return _SURROGATE.search(data) is None
 
 
 # --------------------------------------------------------------------------
 # format: json.tool
 # --------------------------------------------------------------------------
 
-def _dump_kwargs(args: argparse.Namespace) -> dict:
-    kw: dict = {"sort_keys": args.sort_keys, "indent": args.indent, "ensure_ascii": args.ensure_ascii}
+def _dump_kwargs(args: argparse.Namespace) -> Dict[str, Any]:
+    kw: Dict[str, Any] = {"sort_keys": args.sort_keys, "indent": args.indent, "ensure_ascii": args.ensure_ascii}
     if args.compact:
         kw["indent"] = None
         kw["separators"] = (",", ":")
     return kw
 
 
-def _format_fast(data: Buffer, args: argparse.Namespace, out: Output) -> bool:
+def _format_fast(data: Buffer, args: argparse.Namespace, out: Output,
+                 release: Optional[Callable[[int, int], None]] = None) -> bool:
     """The engine's own formatter, when the checks say its bytes are json.tool's: writes
     the result and returns True; False (nothing written) when the document needs the
-    object path."""
-    from . import _jetjson
-
-    tool = getattr(_jetjson, "_tool_format", None)
-    if tool is None or not _utf8_text_ok(data):
+    object path. With `release`, a top-level array is read FORMAT_WINDOW bytes at a time
+    and release(start, stop) is told which input is done (memory: a window, not the
+    whole file and its index)."""
+    tool = getattr(_native(), "_tool_format", None)
+    if tool is None:
         return False
     kw = _dump_kwargs(args)
     indent = kw["indent"]
@@ -260,22 +275,44 @@ def _format_fast(data: Buffer, args: argparse.Namespace, out: Output) -> bool:
     mode = "compact" if args.compact else ("line" if indent is None else "indent")
     if not args.ensure_ascii and out.text_encoding().replace("-", "").lower() != "utf8":
         return False  # the text layer encodes it (and words any error)
-    return bool(tool(data, out.write, mode, indent if mode == "indent" else 0,
-                     bool(args.ensure_ascii), bool(args.sort_keys)))
+    call = (data, out.write, mode, indent if mode == "indent" else 0, bool(args.ensure_ascii), bool(args.sort_keys))
+    if release is not None:
+        done = tool(*call, release=release, window=FORMAT_WINDOW)  # checks the UTF-8 itself
+        if done is not None:  # None: not an array, the whole-document path below
+            return bool(done)
+    if not _utf8_text_ok(data):
+        return False
+    return bool(tool(*call))
 
 
-def _write_value(value: Any, kw: dict, out: Output) -> None:
+def _write_value(value: Any, kw: Dict[str, Any], out: Output) -> None:
     import jetjson
 
     text = jetjson.dumps(value, **kw)
     out.write_text(text + "\n")
 
 
+def _window_done(inp: Input, progress: Progress) -> Callable[[int, int], None]:
+    """The window path's release(start, stop): the input's pages go back to the kernel,
+    and the progress line moves (the path reads the input twice: check, then write)."""
+    passes = [1, 0]  # the pass, the last stop seen
+
+    def release(start: int, stop: int) -> None:
+        inp.drop_pages(start, stop)
+        if stop < passes[1]:
+            passes[0] = 2
+        passes[1] = stop
+        progress.show("formatting", (len(inp) * (passes[0] - 1) + stop) // 2)
+
+    return release
+
+
 def _format_document(inp: Input, args: argparse.Namespace, out: Output, progress: Progress) -> None:
     import jetjson
 
     progress.show("formatting")
-    if _format_fast(inp.data, args, out):
+    windows = inp.mapped() is not None and len(inp) >= FORMAT_WINDOWS_MIN_BYTES
+    if _format_fast(inp.data, args, out, _window_done(inp, progress) if windows else None):
         return
     # The object path: exactly what json.tool does, with jetjson's loads and dumps.
     value = jetjson.loads(_decode_text(inp.data))
@@ -285,7 +322,7 @@ def _format_document(inp: Input, args: argparse.Namespace, out: Output, progress
 
 def _text_lines(data: Buffer) -> Iterator[str]:
     """The lines json.tool's ``for line in infile`` gives (UTF-8, universal newlines)."""
-    stream = io.TextIOWrapper(io.BufferedReader(io.BytesIO(data)), encoding="utf-8")  # type: ignore[arg-type]
+    stream = io.TextIOWrapper(io.BufferedReader(io.BytesIO(data)), encoding="utf-8")
     return iter(stream)
 
 
@@ -327,13 +364,7 @@ def _cmd_format(args: argparse.Namespace) -> int:
 # validate
 # --------------------------------------------------------------------------
 
-def _position(text: str, pos: int) -> tuple:
-    line = text.count("\n", 0, pos) + 1
-    col = pos - (text.rfind("\n", 0, pos) + 1) + 1
-    return line, col
-
-
-def _why_invalid(data: Buffer) -> tuple:
+def _why_invalid(data: Buffer) -> Tuple[int, int, str]:
     """(line, column, message) of the first error json.tool would report."""
     import json
 
@@ -368,8 +399,7 @@ LINES_WINDOW = 64 << 20
 
 def _validate_lines(inp: Input, progress: Progress) -> List[str]:
     """Each line a document (an empty line is an error, as in json.tool --json-lines)."""
-    from . import _jetjson
-
+    native = _native()
     data, n = inp.data, len(inp.data)
     mapped = inp.mapped()
     problems: List[str] = []
@@ -381,7 +411,7 @@ def _validate_lines(inp: Input, progress: Progress) -> List[str]:
             stop = n if cut < 0 else cut + 1
         progress.show("validating", start)
         window = data[start:stop]
-        lines, suspects = _jetjson._tool_validate_lines(window)  # the lines to look at, in one call
+        lines, suspects = native._tool_validate_lines(window)  # the lines to look at, in one call
         for lineno, a, b in suspects:
             line = bytes(window[a:b]).rstrip(b"\r\n")  # the column is on this line
             if line and _valid_document(line):
@@ -428,7 +458,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 
 
 # --------------------------------------------------------------------------
-# minify, get, convert
+# minify, get (convert: _cli_convert.py)
 # --------------------------------------------------------------------------
 
 def _cmd_minify(args: argparse.Namespace) -> int:
@@ -476,69 +506,6 @@ def _cmd_get(args: argparse.Namespace) -> int:
     return 0
 
 
-def _convert_to_ndjson(inp: Input, out: Output, args: argparse.Namespace) -> None:
-    import jetjson
-
-    if not _valid_document(inp.data):
-        _, _, msg = _why_invalid(inp.data)
-        raise CliError(f"{inp.name}: {msg}")
-    value = jetjson.loads(inp.data)
-    if not isinstance(value, list):
-        raise CliError(f"{inp.name}: --to ndjson needs a JSON array at the top, not a {_kind(value)}")
-    inp.close()
-    for item in value:
-        out.write_text(jetjson.dumps(item, ensure_ascii=args.ensure_ascii, separators=(",", ":")) + "\n")
-
-
-def _convert_to_json(inp: Input, out: Output, args: argparse.Namespace) -> None:
-    import jetjson
-
-    items = []
-    lineno = 0
-    for lineno, line in enumerate(_text_lines(inp.data), 1):
-        if not line.strip():
-            continue  # blank lines between records are common in NDJSON files
-        try:
-            items.append(jetjson.loads(line))
-        except ValueError as exc:
-            raise CliError(f"{inp.name}:{lineno}: {exc}") from None
-    inp.close()
-    kw = {"ensure_ascii": args.ensure_ascii, "indent": None if args.compact else args.indent}
-    if args.compact:
-        kw["separators"] = (",", ":")
-    out.write_text(jetjson.dumps(items, **kw) + "\n")
-
-
-def _kind(value: Any) -> str:
-    return {dict: "object", str: "string", bool: "boolean", type(None): "null"}.get(type(value), "number")
-
-
-#: --to NAME -> (converter or None when not in this version, one-line description).
-CONVERTERS: dict = {
-    "ndjson": (_convert_to_ndjson, "a JSON array -> one element per line (compact)"),
-    "json": (_convert_to_json, "NDJSON lines -> one JSON array"),
-    "msgpack": (None, "MessagePack"),
-    "arrow": (None, "an Arrow IPC file (needs pyarrow)"),
-}
-
-
-def _cmd_convert(args: argparse.Namespace) -> int:
-    fn, _ = CONVERTERS[args.to]
-    if fn is None:
-        raise CliError(f"convert --to {args.to} is not available in this version of jetjson "
-                       f"(available: {', '.join(k for k, v in CONVERTERS.items() if v[0])})", 2)
-    inp = Input(args.infile)
-    out = Output(args.outfile)
-    try:
-        if inp.same_file(args.outfile):
-            inp.data = bytes(inp.data)
-        fn(inp, out, args)
-    finally:
-        inp.close()
-        out.close()
-    return 0
-
-
 # --------------------------------------------------------------------------
 # bench, features, version
 # --------------------------------------------------------------------------
@@ -580,7 +547,7 @@ commands (run "{PROG} COMMAND --help" for each):
   validate   check files, print file:line:col: message for each invalid one
   minify     remove the whitespace between tokens
   get        print the values at JSON Pointers (/key/0/...)
-  convert    JSON array <-> NDJSON (--to ndjson|json)
+  convert    JSON array <-> NDJSON, JSON <-> MessagePack, JSON -> Arrow
   bench      time jetjson against the json module
   features   print what this build of jetjson uses
 
@@ -676,12 +643,19 @@ def _command_parser(name: str) -> argparse.ArgumentParser:
         p.add_argument("--sort-keys", action="store_true", help="sort the keys of objects")
         p.add_argument("--ensure-ascii", action="store_true", help="escape non-ASCII characters")
     elif name == "convert":
-        lines = "\n".join(f"  {k:8} {v[1]}" + ("" if v[0] else " (not available in this version)")
-                          for k, v in CONVERTERS.items())
-        p = _new_parser(name, "Convert between JSON and other layouts.", _cmd_convert,
-                        epilog="formats:\n" + lines + f"\n\nexample: {PROG} convert --to ndjson list.json rows.ndjson")
+        from ._cli_convert import CONVERTERS, cmd_convert
+
+        lines = "\n".join(f"  {k:8} {v[1]}" for k, v in CONVERTERS.items())
+        p = _new_parser(name, "Convert between JSON and other layouts.", cmd_convert,
+                        epilog="formats:\n" + lines + f"\n\nexamples:\n  {PROG} convert --to ndjson list.json rows.ndjson\n"
+                               f"  {PROG} convert --to msgpack --ndjson rows.ndjson rows.msgpack\n"
+                               f"  {PROG} convert --from msgpack --to ndjson rows.msgpack")
         p.add_argument("--to", required=True, choices=list(CONVERTERS), metavar="FORMAT",
                        help="what to write: " + ", ".join(CONVERTERS))
+        p.add_argument("--from", dest="source", choices=["json", "msgpack"], default="json",
+                       help="what the input is (default json; msgpack: --to json or ndjson)")
+        p.add_argument("--ndjson", "--json-lines", dest="json_lines", action="store_true",
+                       help="with --to msgpack: the input is one document per line")
         _io_arguments(p)
         p.add_argument("--indent", type=int, default=None, metavar="N",
                        help="with --to json: pretty-print with N spaces")
@@ -732,6 +706,17 @@ def _quiet_stdout() -> None:
         pass
 
 
+def _interrupted() -> None:
+    """Ctrl-C: one line on stderr (on a line of its own), no traceback; the caller exits
+    with 130 as shells do for SIGINT."""
+    _quiet_stdout()
+    try:
+        sys.stderr.write(f"\r\x1b[K{PROG}: interrupted\n" if sys.stderr.isatty() else f"{PROG}: interrupted\n")
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the command line; returns the exit status."""
     args = parse_args(sys.argv[1:] if argv is None else argv)
@@ -745,7 +730,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         _quiet_stdout()
         return exc.errno or 1
     except KeyboardInterrupt:
-        _quiet_stdout()
+        _interrupted()
         return 128 + signal.SIGINT
 
 
@@ -758,6 +743,6 @@ def run() -> None:
         _quiet_stdout()
         status = errno.EPIPE
     except KeyboardInterrupt:
-        _quiet_stdout()
+        _interrupted()
         status = 128 + signal.SIGINT
     sys.exit(status)

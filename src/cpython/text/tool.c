@@ -26,8 +26,9 @@
 
 /* Chunks handed to write() are about this big. */
 #define JJ_TOOL_CHUNK (1u << 20)
+/* Windows of a large top-level array (tool_windows.c): the input held at a time. */
+#define JJ_TOOL_WINDOW (4 << 20)
 
-enum { JJ_MODE_INDENT, JJ_MODE_LINE, JJ_MODE_COMPACT };
 
 typedef struct jj_key {
     const uint8_t *p; /* the key's bytes between its quotes */
@@ -86,11 +87,6 @@ static int jj_has_surrogate_escape(const uint8_t *in, size_t from, size_t to) {
     return 0;
 }
 
-/* Index positions of the '{' of objects the writer must sort (sort_keys), ascending. */
-typedef struct jj_sort_list {
-    size_t *at;
-    size_t len, cap;
-} jj_sort_list;
 
 static int jj_size_cmp(const void *a, const void *b) {
     size_t x = *(const size_t *)a, y = *(const size_t *)b;
@@ -110,7 +106,7 @@ static int jj_sort_list_has(const jj_sort_list *l, size_t i) {
 
 /* The check pass: 1 when the walk reproduces json.tool's bytes, 0 when not, -1 error.
  * With sort_keys, the objects whose keys are out of order are listed in `sorts`. */
-static int jj_tool_check(const uint8_t *in, size_t len, const uint32_t *idx, size_t n, size_t max_depth,
+int jj_tool_check(const uint8_t *in, size_t len, const uint32_t *idx, size_t n, size_t max_depth,
                          int sort_keys, int ensure_ascii, jj_sort_list *sorts) {
     size_t kcap = 64, kn = 0, sn = 0;
     jj_key *keys = PyMem_Malloc(kcap * sizeof *keys);
@@ -188,15 +184,8 @@ done:
     return result;
 }
 
-/* ---- the output: a buffer flushed to write() in chunks ---- */
 
-typedef struct jj_chunks {
-    PyObject *write; /* the callable */
-    uint8_t *buf;
-    size_t len, cap;
-} jj_chunks;
-
-static int jj_chunks_flush(jj_chunks *s) {
+int jj_chunks_flush(jj_chunks *s) {
     if (s->len == 0) return 0;
     PyObject *chunk = PyBytes_FromStringAndSize((const char *)s->buf, (Py_ssize_t)s->len);
     if (!chunk) return -1;
@@ -223,7 +212,7 @@ static int jj_chunks_room(jj_chunks *s, size_t need) {
     return 0;
 }
 
-static inline int jj_put(jj_chunks *s, const char *text, size_t k) {
+int jj_put(jj_chunks *s, const char *text, size_t k) {
     if (jj_chunks_room(s, k) < 0) return -1;
     memcpy(s->buf + s->len, text, k);
     s->len += k;
@@ -390,14 +379,9 @@ static int jj_write_number(jj_chunks *s, const uint8_t *in, size_t from, size_t 
     return 0;
 }
 
-typedef struct jj_layout {
-    int mode;
-    const uint8_t *unit; /* JJ_MODE_INDENT: one level of indentation */
-    size_t unit_len;
-} jj_layout;
 
 /* The item separator's line break and the indentation of `depth` (JJ_MODE_INDENT). */
-static int jj_write_break(jj_chunks *s, const jj_layout *l, size_t depth) {
+int jj_write_break(jj_chunks *s, const jj_layout *l, size_t depth) {
     size_t need = 1 + depth * l->unit_len;
     if (jj_chunks_room(s, need) < 0) return -1;
     uint8_t *o = s->buf + s->len;
@@ -412,16 +396,6 @@ static int jj_write_break(jj_chunks *s, const jj_layout *l, size_t depth) {
     return 0;
 }
 
-/* What the write pass reads. */
-typedef struct jj_tool_doc {
-    const uint8_t *in;
-    size_t len;
-    const uint32_t *idx;
-    size_t n;
-    int ensure_ascii;
-    const jj_layout *l;
-    const jj_sort_list *sorts;
-} jj_tool_doc;
 
 static int jj_write_scalar(jj_chunks *s, const jj_tool_doc *d, size_t i) {
     size_t from = d->idx[i], to = jj_tok_end(d->in, d->len, d->idx, d->n, i);
@@ -435,7 +409,7 @@ static int jj_write_scalar(jj_chunks *s, const jj_tool_doc *d, size_t i) {
 }
 
 /* json's item separator: ",\n" + indentation, ", " or ",". */
-static int jj_write_comma(jj_chunks *s, const jj_layout *l, size_t depth) {
+int jj_write_comma(jj_chunks *s, const jj_layout *l, size_t depth) {
     if (l->mode == JJ_MODE_INDENT) return jj_put(s, ",", 1) < 0 ? -1 : jj_write_break(s, l, depth);
     return l->mode == JJ_MODE_LINE ? jj_put(s, ", ", 2) : jj_put(s, ",", 1);
 }
@@ -555,11 +529,11 @@ static int jj_write_value(jj_chunks *s, const jj_tool_doc *d, size_t i, size_t d
 
 /* The write pass: the document in json.dumps' layout, to the sink. One loop over the
  * index; an object to sort is written by jj_write_sorted (recursively). */
-static int jj_tool_write(jj_chunks *s, const jj_tool_doc *d) {
+int jj_tool_write_value(jj_chunks *s, const jj_tool_doc *d, size_t depth) {
     const uint8_t *in = d->in;
     const uint32_t *idx = d->idx;
     const jj_layout *l = d->l;
-    size_t n = d->n, depth = 0;
+    size_t n = d->n;
     int indent = l->mode == JJ_MODE_INDENT;
     for (size_t i = 0; i < n; i++) {
         uint8_t c = in[idx[i]];
@@ -593,22 +567,35 @@ static int jj_tool_write(jj_chunks *s, const jj_tool_doc *d) {
         }
         if (rc < 0) return -1;
     }
-    return jj_put(s, "\n", 1) < 0 ? -1 : jj_chunks_flush(s);
+    return 0;
 }
 
-static const char *jj_tool_kwlist[] = {"data", "write", "mode", "indent", "ensure_ascii", "sort_keys", NULL};
+/* The whole document and json.tool's final newline, flushed. */
+static int jj_tool_write(jj_chunks *s, const jj_tool_doc *d) {
+    if (jj_tool_write_value(s, d, 0) < 0 || jj_put(s, "\n", 1) < 0) return -1;
+    return jj_chunks_flush(s);
+}
 
-/* _tool_format(data, write, mode, indent, ensure_ascii, sort_keys) -> bool
+static const char *jj_tool_kwlist[] = {"data",      "write",   "mode",   "indent", "ensure_ascii",
+                                        "sort_keys", "release", "window", NULL};
+
+/* _tool_format(data, write, mode, indent, ensure_ascii, sort_keys, release=None,
+ *              window=4 MiB) -> bool or None
  * mode: "indent" (indent: int spaces or str), "line" or "compact". True when the output
  * (with json.tool's final newline) was written through write(bytes); False when the
- * document needs the object path, nothing written then. */
+ * document needs the object path, nothing written then. With release (a callable taking
+ * (start, stop) byte offsets of input it may give back), a top-level array is read in
+ * windows of `window` bytes (tool_windows.c), and None means "not an array": the
+ * caller checks the text and asks again without release. */
 PyObject *jj_tool_format(PyObject *module, PyObject *args, PyObject *kwargs) {
-    PyObject *data, *write, *indent;
+    PyObject *data, *write, *indent, *release = Py_None;
     const char *mode_name;
     int ensure_ascii, sort_keys;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOsOpp:_tool_format", (char **)jj_tool_kwlist, &data, &write,
-                                     &mode_name, &indent, &ensure_ascii, &sort_keys))
+    Py_ssize_t window = JJ_TOOL_WINDOW;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOsOpp|On:_tool_format", (char **)jj_tool_kwlist, &data, &write,
+                                     &mode_name, &indent, &ensure_ascii, &sort_keys, &release, &window))
         return NULL;
+    if (window < 1) return PyErr_Format(PyExc_ValueError, "window must be positive");
     jj_layout l = {JJ_MODE_INDENT, NULL, 0};
     if (strcmp(mode_name, "line") == 0) l.mode = JJ_MODE_LINE;
     else if (strcmp(mode_name, "compact") == 0) l.mode = JJ_MODE_COMPACT;
@@ -640,6 +627,20 @@ PyObject *jj_tool_format(PyObject *module, PyObject *args, PyObject *kwargs) {
     }
     jj_request r = {0};
     jj_chunks s = {write, NULL, 0, JJ_TOOL_CHUNK};
+    if (release != Py_None) {
+        int rc = 0;
+        if (view.readonly) { /* write() could change a writable buffer under the walk */
+            s.buf = PyMem_Malloc(s.cap);
+            rc = s.buf ? jj_tool_format_windows(view.buf, (size_t)view.len, &l, ensure_ascii, sort_keys,
+                                                (size_t)window, &s, release)
+                       : (PyErr_NoMemory(), -1);
+        }
+        PyMem_Free(s.buf);
+        PyBuffer_Release(&view);
+        Py_XDECREF(unit);
+        if (rc < 0) return NULL;
+        return rc == 2 ? Py_NewRef(Py_None) : Py_NewRef(rc == 1 ? Py_True : Py_False);
+    }
     /* A parser of this call's own, not the thread's: write() runs Python code, which may
      * call jetjson on this thread and reuse the thread's buffers under our index. */
     jj_parser own;

@@ -6,8 +6,9 @@
 /* Whether json.tool's strict UTF-8 read would refuse a line the engine accepts (the
  * engine reads UTF-8 as json.loads does: encoded surrogates pass): a BOM at its start,
  * or an encoded surrogate (ED A0..BF). */
-static int jj_line_not_strict_utf8(const uint8_t *p, size_t n) {
+int jj_not_strict_utf8(const uint8_t *p, size_t n, int any_surrogate) {
     if (n >= 3 && p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf) return 1;
+    if (!any_surrogate) return 0;
     const uint8_t *end = p + n;
     for (const uint8_t *q = p; (q = memchr(q, 0xed, (size_t)(end - q))) != NULL; q++)
         if (q + 1 < end && q[1] >= 0xa0 && q[1] <= 0xbf) return 1;
@@ -39,6 +40,8 @@ PyObject *jj_tool_validate_lines(PyObject *module, PyObject *data) {
     /* a writable buffer (bytearray) could change under a thread running without the GIL */
     int unlock = view.readonly && len >= JJ_UNLOCK_MIN_BYTES;
     PyThreadState *saved = unlock ? PyEval_SaveThread() : NULL;
+    /* one search of the whole buffer instead of one per line: encoded surrogates are rare */
+    int any_surrogate = jj_not_strict_utf8(buf, len, 1);
     while (start < len) {
         const uint8_t *nl = memchr(buf + start, '\n', len - start);
         size_t stop = nl ? (size_t)(nl - buf) + 1 : len;
@@ -49,7 +52,7 @@ PyObject *jj_tool_validate_lines(PyObject *module, PyObject *data) {
             break;
         }
         if (err != JJ_OK || facts.max_depth > JJ_TOOL_MAX_DEPTH || facts.max_int_digits > JJ_TOOL_MAX_INT_DIGITS ||
-            jj_line_not_strict_utf8(buf + start, stop - start)) {
+            jj_not_strict_utf8(buf + start, stop - start, any_surrogate)) {
             if (nbad == cap) {
                 /* PyMem_Realloc needs the GIL */
                 jj_request_relock(saved);
