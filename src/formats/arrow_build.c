@@ -1,0 +1,553 @@
+/* NDJSON -> Arrow: the column builders and the walk that appends each record's tape to
+ * them, inferring the types as pyarrow.json.read_json does (see jetjson_arrow.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arrow_build_internal.h"
+
+/* ---- buffers ---- */
+
+static int buf_reserve(ab_buf *b, size_t extra) {
+    size_t need = b->len + extra;
+    if (need < b->len) return -1;
+    if (need <= b->cap) return 0;
+    size_t cap = b->cap ? b->cap * 2 : 64;
+    if (cap < need) cap = need;
+    cap = (cap + 63) & ~(size_t)63;
+    if (cap < need) return -1;
+    uint8_t *data = aligned_alloc(64, cap);
+    if (!data) return -1;
+    if (b->len) memcpy(data, b->data, b->len);
+    memset(data + b->len, 0, cap - b->len);
+    free(b->data);
+    b->data = data;
+    b->cap = cap;
+    return 0;
+}
+
+static int buf_push(ab_buf *b, const void *src, size_t n) {
+    if (buf_reserve(b, n)) return -1;
+    if (n) memcpy(b->data + b->len, src, n);
+    b->len += n;
+    return 0;
+}
+
+/* Room for bit number `bit` (the bytes past len are zero). */
+static int bits_reserve(ab_buf *b, int64_t bit) {
+    size_t bytes = (size_t)(bit / 8) + 1;
+    if (bytes > b->len) {
+        if (buf_reserve(b, bytes - b->len)) return -1;
+        b->len = bytes;
+    }
+    return 0;
+}
+
+static inline void bit_set(uint8_t *bits, int64_t i) { bits[i >> 3] |= (uint8_t)(1u << (i & 7)); }
+static inline int bit_get(const uint8_t *bits, int64_t i) { return (bits[i >> 3] >> (i & 7)) & 1; }
+
+/* ---- columns ---- */
+
+ab_col *ab_col_new(const char *name, size_t name_len) {
+    ab_col *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    c->name = malloc(name_len + 1);
+    if (!c->name) {
+        free(c);
+        return NULL;
+    }
+    memcpy(c->name, name, name_len);
+    c->name[name_len] = 0;
+    c->name_len = name_len;
+    c->flags = ARROW_FLAG_NULLABLE;
+    return c;
+}
+
+void ab_col_free(ab_col *c) {
+    if (!c) return;
+    for (size_t i = 0; i < c->n_kids; i++) ab_col_free(c->kids[i]);
+    free(c->kids);
+    free(c->valid.data);
+    free(c->data.data);
+    free(c->offsets.data);
+    free(c->name);
+    free(c->format);
+    free(c);
+}
+
+int ab_col_add_kid(ab_col *c, ab_col *kid) {
+    if (c->n_kids == c->kids_cap) {
+        size_t cap = c->kids_cap ? c->kids_cap * 2 : 8;
+        ab_col **kids = realloc(c->kids, cap * sizeof *kids);
+        if (!kids) return -1;
+        c->kids = kids;
+        c->kids_cap = cap;
+    }
+    c->kids[c->n_kids++] = kid;
+    return 0;
+}
+
+static const char *kind_word(ab_kind k) {
+    switch (k) {
+    case AB_NULL: return "null";
+    case AB_BOOL: return "boolean";
+    case AB_INT:
+    case AB_UINT:
+    case AB_DOUBLE: return "number";
+    case AB_STRING: return "string";
+    case AB_TIMESTAMP: return "timestamp";
+    case AB_STRUCT: return "object";
+    default: return "array";
+    }
+}
+
+/* Appends a null (to every field of a struct too). */
+static jj_arrow_status col_append_null(ab_col *c) {
+    int64_t row = c->length;
+    uint32_t off;
+    switch (c->kind) {
+    case AB_NULL: break;
+    case AB_BOOL:
+        if (bits_reserve(&c->data, row)) return JJ_ARROW_NOMEM;
+        break;
+    case AB_INT:
+    case AB_UINT:
+    case AB_DOUBLE:
+    case AB_TIMESTAMP:
+        if (buf_reserve(&c->data, 8)) return JJ_ARROW_NOMEM;
+        c->data.len += 8; /* the tail is zero */
+        break;
+    case AB_STRING:
+        off = (uint32_t)c->data.len;
+        if (buf_push(&c->offsets, &off, 4)) return JJ_ARROW_NOMEM;
+        break;
+    case AB_LIST:
+        off = (uint32_t)c->kids[0]->length;
+        if (buf_push(&c->offsets, &off, 4)) return JJ_ARROW_NOMEM;
+        break;
+    case AB_STRUCT:
+        for (size_t i = 0; i < c->n_kids; i++) {
+            jj_arrow_status s = col_append_null(c->kids[i]);
+            if (s) return s;
+        }
+        break;
+    }
+    if (c->kind != AB_NULL && bits_reserve(&c->valid, row)) return JJ_ARROW_NOMEM;
+    c->length++;
+    c->null_count++;
+    return JJ_ARROW_OK;
+}
+
+jj_arrow_status ab_col_set_kind(ab_col *c, ab_kind k) {
+    int64_t nulls = c->length;
+    c->kind = k;
+    c->length = c->null_count = 0;
+    if (k == AB_STRING || k == AB_LIST) {
+        uint32_t zero = 0;
+        if (buf_push(&c->offsets, &zero, 4)) return JJ_ARROW_NOMEM;
+    }
+    if (k == AB_STRING) c->ts_maybe = true;
+    if (k == AB_LIST && c->n_kids == 0) {
+        ab_col *item = ab_col_new("item", 4);
+        if (!item || ab_col_add_kid(c, item)) {
+            ab_col_free(item);
+            return JJ_ARROW_NOMEM;
+        }
+    }
+    for (int64_t i = 0; i < nulls; i++) {
+        jj_arrow_status s = col_append_null(c);
+        if (s) return s;
+    }
+    return JJ_ARROW_OK;
+}
+
+static jj_arrow_status col_mark_valid(ab_col *c) {
+    if (bits_reserve(&c->valid, c->length)) return JJ_ARROW_NOMEM;
+    bit_set(c->valid.data, c->length);
+    c->length++;
+    return JJ_ARROW_OK;
+}
+
+static jj_arrow_status col_push8(ab_col *c, const void *v) {
+    if (buf_push(&c->data, v, 8)) return JJ_ARROW_NOMEM;
+    return col_mark_valid(c);
+}
+
+/* An int64 column's values as doubles, in place (an integer met a fraction). */
+static void col_ints_to_doubles(ab_col *c) {
+    for (int64_t i = 0; i < c->length; i++) {
+        int64_t v;
+        memcpy(&v, c->data.data + 8 * i, 8);
+        double d = (double)v;
+        memcpy(c->data.data + 8 * i, &d, 8);
+    }
+    c->kind = AB_DOUBLE;
+}
+
+/* ---- the walk ---- */
+
+/* Where the walk is, for error messages: a chain up to the record. */
+typedef struct ab_path {
+    const struct ab_path *up;
+    const ab_col *col;
+    bool item;
+} ab_path;
+
+typedef struct ab_walk {
+    const uint8_t *input;
+    const uint8_t *strings;
+    const uint64_t *tape;
+    bool error_on_unknown;
+    jj_arrow_error *err;
+} ab_walk;
+
+static void path_text(const ab_path *p, char *out, size_t cap) {
+    const ab_path *chain[AB_MAX_DEPTH + 2];
+    size_t n = 0, used = 0;
+    for (; p && p->up && n < AB_MAX_DEPTH + 2; p = p->up) chain[n++] = p;
+    out[0] = 0;
+    while (n--) {
+        const char *seg = chain[n]->item ? "[]" : chain[n]->col->name;
+        int w = snprintf(out + used, cap - used, "/%s", seg);
+        if (w < 0 || (size_t)w >= cap - used) break;
+        used += (size_t)w;
+    }
+}
+
+static jj_arrow_status walk_fail(ab_walk *w, const ab_path *at, jj_arrow_status s, const char *fmt,
+                                 const char *a, const char *b) {
+    w->err->status = s;
+    path_text(at, w->err->field, sizeof w->err->field);
+    snprintf(w->err->message, sizeof w->err->message, fmt, a, b);
+    return s;
+}
+
+static jj_arrow_status type_change(ab_walk *w, const ab_path *at, const ab_col *c, const char *to) {
+    return walk_fail(w, at, JJ_ARROW_TYPE_CHANGE, "changed from %s to %s", kind_word(c->kind), to);
+}
+
+/* Makes c of kind k: a column of nulls takes it, anything else must be it already. */
+static jj_arrow_status want_kind(ab_walk *w, const ab_path *at, ab_col *c, ab_kind k, const char *word) {
+    if (c->kind == k) return JJ_ARROW_OK;
+    if (c->kind == AB_NULL && !c->fixed) return ab_col_set_kind(c, k);
+    return type_change(w, at, c, word);
+}
+
+static jj_arrow_status append_value(ab_walk *w, const ab_path *at, ab_col *c, size_t t, int depth);
+
+static double bigint_value(const uint8_t *text, size_t n) {
+    char small[64];
+    char *copy = n < sizeof small ? small : malloc(n + 1);
+    if (!copy) return 0.0;
+    memcpy(copy, text, n);
+    copy[n] = 0;
+    double d = strtod(copy, NULL);
+    if (copy != small) free(copy);
+    return d;
+}
+
+/* An integer or a double that an int64 column cannot hold: the column becomes double. */
+static jj_arrow_status append_wide_number(ab_walk *w, const ab_path *at, ab_col *c, double d, bool integral,
+                                          uint64_t u, bool is_u64) {
+    if (c->kind == AB_UINT && is_u64) return col_push8(c, &u);
+    if (c->kind == AB_NULL && !c->fixed) {
+        jj_arrow_status s = ab_col_set_kind(c, AB_DOUBLE);
+        if (s) return s;
+    } else if (c->kind == AB_INT && !c->fixed) {
+        col_ints_to_doubles(c);
+    }
+    if (c->kind == AB_DOUBLE) return col_push8(c, &d);
+    if (c->kind == AB_INT || c->kind == AB_UINT || c->kind == AB_TIMESTAMP)
+        return walk_fail(w, at, JJ_ARROW_BAD_VALUE, integral ? "integer out of the %s%s range" : "%s%s: not an integer",
+                         c->kind == AB_UINT ? "u" : "", "int64");
+    return type_change(w, at, c, "number");
+}
+
+static jj_arrow_status append_string(ab_walk *w, const ab_path *at, ab_col *c, size_t t) {
+    uint64_t w0 = w->tape[t];
+    const uint8_t *base = (jj_tape_str_flags(w0) & JJ_STR_IN_INPUT) ? w->input : w->strings;
+    const uint8_t *s = base + jj_tape_str_offset(w0);
+    size_t n = jj_tape_str_bytes(w->tape[t + 1]);
+    if (c->kind == AB_TIMESTAMP) {
+        int64_t v;
+        if (ab_parse_timestamp(s, n, c->ts_unit, true, &v))
+            return walk_fail(w, at, JJ_ARROW_BAD_VALUE, "invalid timestamp \"%.40s\"%s", (const char *)s, "");
+        return col_push8(c, &v);
+    }
+    jj_arrow_status st = want_kind(w, at, c, AB_STRING, "string");
+    if (st) return st;
+    if (c->data.len + n > INT32_MAX)
+        return walk_fail(w, at, JJ_ARROW_TOO_LARGE, "more than 2 GiB of strings%s%s", "", "");
+    if (buf_push(&c->data, s, n)) return JJ_ARROW_NOMEM;
+    uint32_t off = (uint32_t)c->data.len;
+    if (buf_push(&c->offsets, &off, 4)) return JJ_ARROW_NOMEM;
+    if (c->ts_maybe && !c->fixed) {
+        int64_t v;
+        c->ts_maybe = ab_parse_timestamp(s, n, 0, false, &v) == 0;
+    }
+    return col_mark_valid(c);
+}
+
+/* Finds the field `key` of struct c, looking at *guess first (fields mostly come in the
+ * same order in every record); NULL when it has none. */
+static ab_col *find_field(ab_col *c, const uint8_t *key, size_t n, size_t *guess) {
+    size_t g = *guess;
+    if (g < c->n_kids && c->kids[g]->name_len == n && memcmp(c->kids[g]->name, key, n) == 0) {
+        *guess = g + 1;
+        return c->kids[g];
+    }
+    for (size_t i = 0; i < c->n_kids; i++) {
+        if (c->kids[i]->name_len == n && memcmp(c->kids[i]->name, key, n) == 0) {
+            *guess = i + 1;
+            return c->kids[i];
+        }
+    }
+    return NULL;
+}
+
+static jj_arrow_status append_object(ab_walk *w, const ab_path *at, ab_col *c, size_t t, int depth) {
+    const uint64_t *tape = w->tape;
+    size_t end = (size_t)jj_tape_payload(tape[t]);
+    int64_t row = c->length;
+    size_t guess = 0;
+    for (size_t i = t + 2; i < end;) {
+        uint64_t k0 = tape[i];
+        const uint8_t *base = (jj_tape_str_flags(k0) & JJ_STR_IN_INPUT) ? w->input : w->strings;
+        const uint8_t *key = base + jj_tape_str_offset(k0);
+        size_t n = jj_tape_str_bytes(tape[i + 1]);
+        size_t v = i + 2;
+        ab_col *kid = find_field(c, key, n, &guess);
+        if (!kid) {
+            if (c->fixed) {
+                if (w->error_on_unknown) {
+                    ab_path here = {at, c, false};
+                    char name[96];
+                    snprintf(name, sizeof name, "%.*s", (int)(n < 90 ? n : 90), (const char *)key);
+                    return walk_fail(w, &here, JJ_ARROW_UNKNOWN_FIELD, "unknown field \"%s\"%s", name, "");
+                }
+                i = jj_tape_skip(tape, v);
+                continue;
+            }
+            kid = ab_col_new((const char *)key, n);
+            if (!kid || ab_col_add_kid(c, kid)) {
+                ab_col_free(kid);
+                return JJ_ARROW_NOMEM;
+            }
+            kid->length = kid->null_count = row; /* a null for each record before */
+            guess = c->n_kids;
+        }
+        ab_path here = {at, kid, false};
+        if (kid->length > row) return walk_fail(w, &here, JJ_ARROW_DUPLICATE, "specified twice%s%s", "", "");
+        jj_arrow_status s = append_value(w, &here, kid, v, depth + 1);
+        if (s) return s;
+        i = jj_tape_skip(tape, v);
+    }
+    for (size_t k = 0; k < c->n_kids; k++) {
+        if (c->kids[k]->length == row) {
+            jj_arrow_status s = col_append_null(c->kids[k]);
+            if (s) return s;
+        }
+    }
+    return col_mark_valid(c);
+}
+
+static jj_arrow_status append_array(ab_walk *w, const ab_path *at, ab_col *c, size_t t, int depth) {
+    size_t end = (size_t)jj_tape_payload(w->tape[t]);
+    ab_col *item = c->kids[0];
+    ab_path here = {at, item, true};
+    for (size_t i = t + 2; i < end; i = jj_tape_skip(w->tape, i)) {
+        jj_arrow_status s = append_value(w, &here, item, i, depth + 1);
+        if (s) return s;
+    }
+    if (item->length > INT32_MAX)
+        return walk_fail(w, at, JJ_ARROW_TOO_LARGE, "more than 2^31 list items%s%s", "", "");
+    uint32_t off = (uint32_t)item->length;
+    if (buf_push(&c->offsets, &off, 4)) return JJ_ARROW_NOMEM;
+    return col_mark_valid(c);
+}
+
+static jj_arrow_status append_value(ab_walk *w, const ab_path *at, ab_col *c, size_t t, int depth) {
+    uint64_t w0 = w->tape[t];
+    jj_arrow_status s;
+    int64_t i;
+    uint64_t u;
+    double d;
+    switch (jj_tape_type(w0)) {
+    case JJ_NULL: return col_append_null(c);
+    case JJ_TRUE:
+    case JJ_FALSE:
+        if ((s = want_kind(w, at, c, AB_BOOL, "boolean"))) return s;
+        if (bits_reserve(&c->data, c->length)) return JJ_ARROW_NOMEM;
+        if (jj_tape_type(w0) == JJ_TRUE) bit_set(c->data.data, c->length);
+        return col_mark_valid(c);
+    case JJ_INT64:
+        memcpy(&i, &w->tape[t + 1], 8);
+        if (c->kind == AB_DOUBLE) {
+            d = (double)i;
+            return col_push8(c, &d);
+        }
+        if (c->kind == AB_TIMESTAMP) return col_push8(c, &i);
+        if (c->kind == AB_UINT) {
+            if (i < 0) return walk_fail(w, at, JJ_ARROW_BAD_VALUE, "negative integer in a %s column%s", "uint64", "");
+            return col_push8(c, &i);
+        }
+        if ((s = want_kind(w, at, c, AB_INT, "number"))) return s;
+        return col_push8(c, &i);
+    case JJ_UINT64:
+        u = w->tape[t + 1];
+        return append_wide_number(w, at, c, (double)u, true, u, true);
+    case JJ_BIGINT:
+        d = bigint_value(w->input + jj_tape_payload(w0), (size_t)w->tape[t + 1]);
+        return append_wide_number(w, at, c, d, true, 0, false);
+    case JJ_DOUBLE:
+        memcpy(&d, &w->tape[t + 1], 8);
+        return append_wide_number(w, at, c, d, false, 0, false);
+    case JJ_STRING: return append_string(w, at, c, t);
+    case JJ_OBJECT:
+    case JJ_ARRAY: {
+        bool obj = jj_tape_type(w0) == JJ_OBJECT;
+        if (depth >= AB_MAX_DEPTH)
+            return walk_fail(w, at, JJ_ARROW_BAD_VALUE, "nested deeper than %s levels%s", "100", "");
+        if ((s = want_kind(w, at, c, obj ? AB_STRUCT : AB_LIST, obj ? "object" : "array"))) return s;
+        return obj ? append_object(w, at, c, t, depth) : append_array(w, at, c, t, depth);
+    }
+    default: return type_change(w, at, c, "?");
+    }
+}
+
+/* ---- the end of the input: string columns that are all timestamps become timestamps ---- */
+
+static jj_arrow_status finish_col(ab_col *c) {
+    for (size_t i = 0; i < c->n_kids; i++) {
+        jj_arrow_status s = finish_col(c->kids[i]);
+        if (s) return s;
+    }
+    if (c->kind != AB_STRING || c->fixed || !c->ts_maybe || c->null_count == c->length) return JJ_ARROW_OK;
+    ab_buf values = {0};
+    if (buf_reserve(&values, (size_t)c->length * 8 + 8)) return JJ_ARROW_NOMEM;
+    const uint32_t *off = (const uint32_t *)(const void *)c->offsets.data;
+    for (int64_t r = 0; r < c->length; r++) {
+        int64_t v = 0;
+        if (bit_get(c->valid.data, r)) ab_parse_timestamp(c->data.data + off[r], off[r + 1] - off[r], 0, false, &v);
+        memcpy(values.data + 8 * r, &v, 8);
+    }
+    values.len = (size_t)c->length * 8;
+    free(c->data.data);
+    free(c->offsets.data);
+    memset(&c->offsets, 0, sizeof c->offsets);
+    c->data = values;
+    c->kind = AB_TIMESTAMP;
+    c->ts_unit = 0;
+    c->format = malloc(5);
+    if (!c->format) return JJ_ARROW_NOMEM;
+    memcpy(c->format, "tss:", 5);
+    return JJ_ARROW_OK;
+}
+
+/* ---- the entry point ---- */
+
+const char *jj_arrow_status_name(jj_arrow_status status) {
+    static const char *const names[] = {
+        "ok", "out of memory", "invalid JSON", "a record is not a JSON object", "type change",
+        "field specified twice", "unknown field", "invalid value", "unsupported schema", "too large"};
+    return (unsigned)status < sizeof names / sizeof names[0] ? names[status] : "unknown error";
+}
+
+static int push_batch_end(int64_t **ends, size_t *n, size_t *cap, int64_t rows) {
+    if (*n == *cap) {
+        size_t c = *cap ? *cap * 2 : 16;
+        int64_t *e = realloc(*ends, c * sizeof *e);
+        if (!e) return -1;
+        *ends = e;
+        *cap = c;
+    }
+    (*ends)[(*n)++] = rows;
+    return 0;
+}
+
+jj_arrow_status jj_arrow_read_ndjson(jj_parser *p, const uint8_t *buf, size_t len,
+                                     const struct ArrowSchema *schema, const jj_arrow_options *opt,
+                                     struct ArrowArrayStream *out, int64_t *num_rows,
+                                     jj_arrow_error *err) {
+    memset(err, 0, sizeof *err);
+    memset(out, 0, sizeof *out);
+    *num_rows = 0;
+    size_t block = opt && opt->block_size ? opt->block_size : (size_t)1 << 20;
+    ab_col *root = NULL;
+    jj_arrow_status s = JJ_ARROW_OK;
+    int64_t *ends = NULL;
+    size_t n_ends = 0, ends_cap = 0;
+    if (schema) {
+        s = ab_import_schema(schema, &root, err);
+        if (s) goto fail;
+    } else {
+        root = ab_col_new("", 0);
+        if (!root) goto nomem;
+        root->kind = AB_STRUCT;
+    }
+    root->flags = 0;
+    jj_many m;
+    jj_error je = jj_many_start(&m, p, buf, len, 0);
+    if (je == JJ_ERR_TOO_LARGE) {
+        s = JJ_ARROW_TOO_LARGE;
+        snprintf(err->message, sizeof err->message, "input of 4 GiB or more");
+        goto fail;
+    }
+    if (je != JJ_OK) goto nomem;
+    ab_walk w = {buf, NULL, NULL, opt && opt->error_on_unknown_fields, err};
+    size_t next_cut = block;
+    for (int64_t record = 0;; record++) {
+        size_t start, end;
+        je = jj_many_next(&m, &start, &end);
+        if (je == JJ_ERR_EMPTY) break;
+        err->record = record;
+        if (je != JJ_OK) {
+            if (je == JJ_ERR_NOMEM) goto nomem;
+            s = err->status = JJ_ARROW_JSON;
+            err->json_error = je;
+            err->offset = p->error_offset;
+            snprintf(err->message, sizeof err->message, "%s at byte %zu", jj_error_name(je), p->error_offset);
+            goto fail;
+        }
+        if (jj_tape_type(p->tape[0]) != JJ_OBJECT) {
+            s = err->status = JJ_ARROW_NOT_OBJECT;
+            snprintf(err->message, sizeof err->message, "not a JSON object");
+            goto fail;
+        }
+        w.tape = p->tape;
+        w.strings = p->strings;
+        ab_path top = {NULL, root, false};
+        s = append_object(&w, &top, root, 0, 0);
+        if (s) goto fail;
+        if (end >= next_cut) {
+            if (push_batch_end(&ends, &n_ends, &ends_cap, root->length)) goto nomem;
+            while (next_cut <= end) next_cut = next_cut > SIZE_MAX - block ? SIZE_MAX : next_cut + block;
+        }
+    }
+    if (root->length > (n_ends ? ends[n_ends - 1] : 0) && push_batch_end(&ends, &n_ends, &ends_cap, root->length))
+        goto nomem;
+    s = finish_col(root);
+    if (s) goto fail;
+    ab_table *t = malloc(sizeof *t);
+    if (!t) goto nomem;
+    atomic_init(&t->refs, 1);
+    t->root = root;
+    t->batch_ends = ends;
+    t->n_batches = n_ends;
+    *num_rows = root->length;
+    s = ab_stream_make(t, out);
+    if (s) {
+        ab_table_unref(t);
+        err->status = s;
+        return s;
+    }
+    return JJ_ARROW_OK;
+nomem:
+    s = JJ_ARROW_NOMEM;
+fail:
+    if (s == JJ_ARROW_NOMEM) snprintf(err->message, sizeof err->message, "out of memory");
+    err->status = s;
+    ab_col_free(root);
+    free(ends);
+    return s;
+}

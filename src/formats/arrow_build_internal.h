@@ -1,0 +1,80 @@
+/* Shared by the NDJSON -> Arrow builder's files (arrow_build*.c): the column builders,
+ * the table they make, and the export to the C Data / C Stream interfaces. */
+#ifndef JJ_ARROW_BUILD_INTERNAL_H
+#define JJ_ARROW_BUILD_INTERNAL_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "jetjson_arrow.h"
+
+/* Nesting of objects and arrays the builders follow (their walk recurses, so it is
+ * bounded; deeper records are an error). */
+#define AB_MAX_DEPTH 100
+
+typedef enum ab_kind {
+    AB_NULL,
+    AB_BOOL,
+    AB_INT,
+    AB_UINT,
+    AB_DOUBLE,
+    AB_STRING,
+    AB_TIMESTAMP,
+    AB_STRUCT,
+    AB_LIST
+} ab_kind;
+
+/* A growable buffer, 64-byte aligned, its unused tail kept zeroed. */
+typedef struct ab_buf {
+    uint8_t *data;
+    size_t len, cap;
+} ab_buf;
+
+/* One column: its type, its values so far, its children (struct fields, list item). */
+typedef struct ab_col {
+    ab_kind kind;
+    bool fixed;    /* the type comes from a schema: it never changes */
+    bool ts_maybe; /* inferred strings: each one so far reads as a timestamp[s] */
+    char *name;
+    size_t name_len;
+    char *format;  /* timestamps: the format string with the unit and zone */
+    int ts_unit;   /* timestamps: 0 s, 1 ms, 2 us, 3 ns */
+    int64_t flags; /* ArrowSchema flags (nullable) */
+    int64_t length, null_count;
+    ab_buf valid;   /* validity bits */
+    ab_buf data;    /* bool bits, 8-byte values, or string bytes */
+    ab_buf offsets; /* int32 offsets of strings and lists */
+    struct ab_col **kids;
+    size_t n_kids, kids_cap;
+} ab_col;
+
+/* The built table, shared by the stream and every array exported from it. */
+typedef struct ab_table {
+    atomic_long refs;
+    ab_col *root;          /* a struct: the record batch's columns */
+    int64_t *batch_ends;   /* rows at the end of each batch */
+    size_t n_batches;
+} ab_table;
+
+/* arrow_build.c */
+ab_col *ab_col_new(const char *name, size_t name_len);
+void ab_col_free(ab_col *c);
+/* Gives column c the kind k (c is of type null so far: its rows become nulls of k). */
+jj_arrow_status ab_col_set_kind(ab_col *c, ab_kind k);
+int ab_col_add_kid(ab_col *c, ab_col *kid);
+
+/* arrow_build_time.c: an ISO 8601 timestamp (see jetjson_arrow.h) in units of 10^-(3*unit)
+ * seconds since 1970; with allow_fraction false a fraction is refused. 0, or -1 when
+ * the text is not one (or does not fit in 64 bits). */
+int ab_parse_timestamp(const uint8_t *s, size_t n, int unit, bool allow_fraction, int64_t *out);
+
+/* arrow_build_export.c */
+/* The columns of a struct schema as fixed builders under a new root. */
+jj_arrow_status ab_import_schema(const struct ArrowSchema *schema, ab_col **root, jj_arrow_error *err);
+/* Wraps the table (whose one reference moves in) into a stream. */
+jj_arrow_status ab_stream_make(ab_table *t, struct ArrowArrayStream *out);
+void ab_table_unref(ab_table *t);
+
+#endif
