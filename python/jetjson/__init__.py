@@ -261,3 +261,8 @@ from ._jetjson import Decoder as _TypedDecoder  # noqa: E402
 from ._jetjson import ValidationError  # noqa: E402
 
 __all__ += ["ValidationError"]
+
+# NDJSON -> Apache Arrow (src/formats/arrow_build*.c, src/cpython/formats/arrow.c)
+from ._jetjson import ArrowStream, load_arrow_file, loads_arrow  # noqa: E402
+
+__all__ += ["ArrowStream", "load_arrow_file", "loads_arrow"]
