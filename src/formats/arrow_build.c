@@ -509,15 +509,18 @@ jj_arrow_status jj_arrow_read_ndjson(jj_parser *p, const uint8_t *buf, size_t le
             snprintf(err->message, sizeof err->message, "%s at byte %zu", jj_error_name(je), p->error_offset);
             goto fail;
         }
-        if (jj_tape_type(p->tape[0]) != JJ_OBJECT) {
-            s = err->status = JJ_ARROW_NOT_OBJECT;
-            snprintf(err->message, sizeof err->message, "not a JSON object");
-            goto fail;
-        }
         w.tape = p->tape;
         w.strings = p->strings;
         ab_path top = {NULL, root, false};
-        s = append_object(&w, &top, root, 0, 0);
+        if (jj_tape_type(p->tape[0]) == JJ_NULL) {
+            s = col_append_null(root); /* as pyarrow reads it: a record of nulls */
+        } else if (jj_tape_type(p->tape[0]) != JJ_OBJECT) {
+            s = err->status = JJ_ARROW_NOT_OBJECT;
+            snprintf(err->message, sizeof err->message, "not a JSON object");
+            goto fail;
+        } else {
+            s = append_object(&w, &top, root, 0, 0);
+        }
         if (s) goto fail;
         if (end >= next_cut) {
             if (push_batch_end(&ends, &n_ends, &ends_cap, root->length)) goto nomem;
