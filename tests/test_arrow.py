@@ -35,7 +35,7 @@ def oracle(data, schema=None):
         opts = pj.ParseOptions(explicit_schema=schema, unexpected_field_behavior="ignore")
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data)
     # pyarrow refuses a record longer than its block; loads_arrow has no such limit
-    read = pj.ReadOptions(block_size=max(1 << 20, len(raw) + 1))
+    read = pj.ReadOptions(block_size=max(1 << 20, len(raw) + 1), use_threads=False)
     try:
         return pj.read_json(io.BytesIO(raw), read_options=read, parse_options=opts)
     except (pa.ArrowInvalid, OverflowError) as exc:

@@ -3,30 +3,62 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "arrow_build_internal.h"
 
 /* ---- buffers ---- */
 
-static int buf_reserve(ab_buf *b, size_t extra) {
+/* Buffers from this size on are mapped pages that grow in place (mremap) rather than
+ * copied: growing by copies faulted in every page twice. Pages are 64-byte aligned. */
+#define AB_MAP_MIN ((size_t)1 << 20)
+
+static void buf_release(ab_buf *b) {
+    if (b->data && b->cap >= AB_MAP_MIN) munmap(b->data, b->cap);
+    else free(b->data);
+    memset(b, 0, sizeof *b);
+}
+
+static int buf_grow(ab_buf *b, size_t extra) {
     size_t need = b->len + extra;
-    if (need < b->len) return -1;
-    if (need <= b->cap) return 0;
+    if (need < b->len || need > SIZE_MAX / 4) return -1;
     size_t cap = b->cap ? b->cap * 2 : 64;
     if (cap < need) cap = need;
-    cap = (cap + 63) & ~(size_t)63;
-    if (cap < need) return -1;
-    uint8_t *data = aligned_alloc(64, cap);
-    if (!data) return -1;
-    if (b->len) memcpy(data, b->data, b->len);
-    memset(data + b->len, 0, cap - b->len);
-    free(b->data);
+    uint8_t *data;
+    if (cap >= AB_MAP_MIN) {
+        cap = (cap + 65535) & ~(size_t)65535; /* whole pages of any size up to 64 KiB */
+#ifdef __linux__
+        if (b->cap >= AB_MAP_MIN) {
+            data = mremap(b->data, b->cap, cap, MREMAP_MAYMOVE); /* new pages are zero */
+            if (data == MAP_FAILED) return -1;
+            b->data = data;
+            b->cap = cap;
+            return 0;
+        }
+#endif
+        data = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (data == MAP_FAILED) return -1;
+        if (b->len) memcpy(data, b->data, b->len);
+    } else {
+        cap = (cap + 63) & ~(size_t)63;
+        data = aligned_alloc(64, cap);
+        if (!data) return -1;
+        if (b->len) memcpy(data, b->data, b->len);
+        memset(data + b->len, 0, cap - b->len);
+    }
+    size_t len = b->len;
+    buf_release(b);
     b->data = data;
+    b->len = len;
     b->cap = cap;
     return 0;
 }
 
-static int buf_push(ab_buf *b, const void *src, size_t n) {
+static inline int buf_reserve(ab_buf *b, size_t extra) {
+    return extra <= b->cap - b->len ? 0 : buf_grow(b, extra);
+}
+
+static inline int buf_push(ab_buf *b, const void *src, size_t n) {
     if (buf_reserve(b, n)) return -1;
     if (n) memcpy(b->data + b->len, src, n);
     b->len += n;
@@ -34,7 +66,7 @@ static int buf_push(ab_buf *b, const void *src, size_t n) {
 }
 
 /* Room for bit number `bit` (the bytes past len are zero). */
-static int bits_reserve(ab_buf *b, int64_t bit) {
+static inline int bits_reserve(ab_buf *b, int64_t bit) {
     size_t bytes = (size_t)(bit / 8) + 1;
     if (bytes > b->len) {
         if (buf_reserve(b, bytes - b->len)) return -1;
@@ -44,7 +76,6 @@ static int bits_reserve(ab_buf *b, int64_t bit) {
 }
 
 static inline void bit_set(uint8_t *bits, int64_t i) { bits[i >> 3] |= (uint8_t)(1u << (i & 7)); }
-static inline int bit_get(const uint8_t *bits, int64_t i) { return (bits[i >> 3] >> (i & 7)) & 1; }
 
 /* ---- columns ---- */
 
@@ -67,12 +98,31 @@ void ab_col_free(ab_col *c) {
     if (!c) return;
     for (size_t i = 0; i < c->n_kids; i++) ab_col_free(c->kids[i]);
     free(c->kids);
-    free(c->valid.data);
-    free(c->data.data);
-    free(c->offsets.data);
+    buf_release(&c->valid);
+    buf_release(&c->data);
+    buf_release(&c->offsets);
+    buf_release(&c->ts_values);
+    free(c->slots);
     free(c->name);
     free(c->format);
     free(c);
+}
+
+/* Structs with more fields than this find them through a hash table of their names. */
+#define AB_LINEAR_FIELDS 8
+
+static inline uint32_t name_hash(const uint8_t *key, size_t n) {
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (size_t i = 0; i < n; i++) h = (h ^ key[i]) * 16777619u;
+    return h;
+}
+
+/* Slots hold a field's index + 1 (0: empty), probed linearly. */
+static void slot_insert(ab_col *c, size_t index) {
+    const ab_col *kid = c->kids[index];
+    size_t mask = c->n_slots - 1, at = name_hash((const uint8_t *)kid->name, kid->name_len) & mask;
+    while (c->slots[at]) at = (at + 1) & mask;
+    c->slots[at] = (uint32_t)index + 1;
 }
 
 int ab_col_add_kid(ab_col *c, ab_col *kid) {
@@ -84,6 +134,22 @@ int ab_col_add_kid(ab_col *c, ab_col *kid) {
         c->kids_cap = cap;
     }
     c->kids[c->n_kids++] = kid;
+    if (c->n_kids <= AB_LINEAR_FIELDS) return 0;
+    if (c->n_kids * 2 > c->n_slots) { /* rebuild, at most half full */
+        size_t n = 64;
+        while (n < c->n_kids * 4) n *= 2;
+        uint32_t *slots = calloc(n, sizeof *slots);
+        if (!slots) {
+            c->n_kids--;
+            return -1;
+        }
+        free(c->slots);
+        c->slots = slots;
+        c->n_slots = n;
+        for (size_t i = 0; i < c->n_kids; i++) slot_insert(c, i);
+    } else {
+        slot_insert(c, c->n_kids - 1);
+    }
     return 0;
 }
 
@@ -101,41 +167,45 @@ static const char *kind_word(ab_kind k) {
     }
 }
 
-/* Appends a null (to every field of a struct too). */
-static jj_arrow_status col_append_null(ab_col *c) {
+/* Appends n nulls. A struct's fields are not touched: a field shorter than its struct
+ * is caught up with nulls when it is next written (catch_up), and at the end. */
+static jj_arrow_status col_append_nulls(ab_col *c, int64_t n) {
     int64_t row = c->length;
-    uint32_t off;
+    if (n <= 0) return JJ_ARROW_OK;
     switch (c->kind) {
-    case AB_NULL: break;
+    case AB_NULL:
+    case AB_STRUCT: break;
     case AB_BOOL:
-        if (bits_reserve(&c->data, row)) return JJ_ARROW_NOMEM;
+        if (bits_reserve(&c->data, row + n - 1)) return JJ_ARROW_NOMEM;
         break;
     case AB_INT:
     case AB_UINT:
     case AB_DOUBLE:
     case AB_TIMESTAMP:
-        if (buf_reserve(&c->data, 8)) return JJ_ARROW_NOMEM;
-        c->data.len += 8; /* the tail is zero */
+        if ((uint64_t)n > SIZE_MAX / 8 || buf_reserve(&c->data, (size_t)n * 8)) return JJ_ARROW_NOMEM;
+        c->data.len += (size_t)n * 8; /* the tail is zero */
         break;
     case AB_STRING:
-        off = (uint32_t)c->data.len;
-        if (buf_push(&c->offsets, &off, 4)) return JJ_ARROW_NOMEM;
-        break;
-    case AB_LIST:
-        off = (uint32_t)c->kids[0]->length;
-        if (buf_push(&c->offsets, &off, 4)) return JJ_ARROW_NOMEM;
-        break;
-    case AB_STRUCT:
-        for (size_t i = 0; i < c->n_kids; i++) {
-            jj_arrow_status s = col_append_null(c->kids[i]);
-            if (s) return s;
-        }
+    case AB_LIST: {
+        uint32_t off = c->kind == AB_STRING ? (uint32_t)c->data.len : (uint32_t)c->kids[0]->length;
+        if ((uint64_t)n > SIZE_MAX / 4 || buf_reserve(&c->offsets, (size_t)n * 4)) return JJ_ARROW_NOMEM;
+        uint32_t *at = (uint32_t *)(void *)(c->offsets.data + c->offsets.len);
+        for (int64_t k = 0; k < n; k++) at[k] = off;
+        c->offsets.len += (size_t)n * 4;
         break;
     }
-    if (c->kind != AB_NULL && bits_reserve(&c->valid, row)) return JJ_ARROW_NOMEM;
-    c->length++;
-    c->null_count++;
+    }
+    if (c->kind != AB_NULL && bits_reserve(&c->valid, row + n - 1)) return JJ_ARROW_NOMEM;
+    c->length += n;
+    c->null_count += n;
     return JJ_ARROW_OK;
+}
+
+static jj_arrow_status col_append_null(ab_col *c) { return col_append_nulls(c, 1); }
+
+/* A struct's field made as long as the struct (rows it missed are nulls). */
+static inline jj_arrow_status catch_up(ab_col *kid, int64_t rows) {
+    return kid->length < rows ? col_append_nulls(kid, rows - kid->length) : JJ_ARROW_OK;
 }
 
 jj_arrow_status ab_col_set_kind(ab_col *c, ab_kind k) {
@@ -154,11 +224,7 @@ jj_arrow_status ab_col_set_kind(ab_col *c, ab_kind k) {
             return JJ_ARROW_NOMEM;
         }
     }
-    for (int64_t i = 0; i < nulls; i++) {
-        jj_arrow_status s = col_append_null(c);
-        if (s) return s;
-    }
-    return JJ_ARROW_OK;
+    return col_append_nulls(c, nulls);
 }
 
 static jj_arrow_status col_mark_valid(ab_col *c) {
@@ -282,22 +348,49 @@ static jj_arrow_status append_string(ab_walk *w, const ab_path *at, ab_col *c, s
     uint32_t off = (uint32_t)c->data.len;
     if (buf_push(&c->offsets, &off, 4)) return JJ_ARROW_NOMEM;
     if (c->ts_maybe && !c->fixed) {
+        /* keep the seconds as they are read (nulls before are zero), in case they all are */
         int64_t v;
-        c->ts_maybe = ab_parse_timestamp(s, n, 0, false, &v) == 0;
+        if (n >= 10 && s[4] == '-' && ab_parse_timestamp(s, n, 0, false, &v) == 0) {
+            size_t at = (size_t)c->length * 8;
+            if (buf_reserve(&c->ts_values, at + 8 - c->ts_values.len)) return JJ_ARROW_NOMEM;
+            memcpy(c->ts_values.data + at, &v, 8);
+            c->ts_values.len = at + 8;
+        } else {
+            c->ts_maybe = false;
+            buf_release(&c->ts_values);
+        }
     }
     return col_mark_valid(c);
 }
 
 /* Finds the field `key` of struct c, looking at *guess first (fields mostly come in the
  * same order in every record); NULL when it has none. */
+static inline bool name_is(const ab_col *c, const uint8_t *key, size_t n) {
+    if (c->name_len != n) return false;
+    for (size_t i = 0; i < n; i++) /* keys are short: a call to memcmp costs more */
+        if ((uint8_t)c->name[i] != key[i]) return false;
+    return true;
+}
+
 static ab_col *find_field(ab_col *c, const uint8_t *key, size_t n, size_t *guess) {
     size_t g = *guess;
-    if (g < c->n_kids && c->kids[g]->name_len == n && memcmp(c->kids[g]->name, key, n) == 0) {
+    if (g < c->n_kids && name_is(c->kids[g], key, n)) {
         *guess = g + 1;
         return c->kids[g];
     }
+    if (c->slots) {
+        size_t mask = c->n_slots - 1;
+        for (size_t at = name_hash(key, n) & mask; c->slots[at]; at = (at + 1) & mask) {
+            size_t i = c->slots[at] - 1;
+            if (name_is(c->kids[i], key, n)) {
+                *guess = i + 1;
+                return c->kids[i];
+            }
+        }
+        return NULL;
+    }
     for (size_t i = 0; i < c->n_kids; i++) {
-        if (c->kids[i]->name_len == n && memcmp(c->kids[i]->name, key, n) == 0) {
+        if (name_is(c->kids[i], key, n)) {
             *guess = i + 1;
             return c->kids[i];
         }
@@ -333,22 +426,17 @@ static jj_arrow_status append_object(ab_walk *w, const ab_path *at, ab_col *c, s
                 ab_col_free(kid);
                 return JJ_ARROW_NOMEM;
             }
-            kid->length = kid->null_count = row; /* a null for each record before */
             guess = c->n_kids;
         }
+        jj_arrow_status s = catch_up(kid, row);
+        if (s) return s;
         ab_path here = {at, kid, false};
         if (kid->length > row) return walk_fail(w, &here, JJ_ARROW_DUPLICATE, "specified twice%s%s", "", "");
-        jj_arrow_status s = append_value(w, &here, kid, v, depth + 1);
+        s = append_value(w, &here, kid, v, depth + 1);
         if (s) return s;
         i = jj_tape_skip(tape, v);
     }
-    for (size_t k = 0; k < c->n_kids; k++) {
-        if (c->kids[k]->length == row) {
-            jj_arrow_status s = col_append_null(c->kids[k]);
-            if (s) return s;
-        }
-    }
-    return col_mark_valid(c);
+    return col_mark_valid(c); /* the fields it lacks are caught up later */
 }
 
 static jj_arrow_status append_array(ab_walk *w, const ab_path *at, ab_col *c, size_t t, int depth) {
@@ -419,22 +507,20 @@ static jj_arrow_status append_value(ab_walk *w, const ab_path *at, ab_col *c, si
 
 static jj_arrow_status finish_col(ab_col *c) {
     for (size_t i = 0; i < c->n_kids; i++) {
-        jj_arrow_status s = finish_col(c->kids[i]);
+        jj_arrow_status s = c->kind == AB_STRUCT ? catch_up(c->kids[i], c->length) : JJ_ARROW_OK;
+        if (!s) s = finish_col(c->kids[i]);
         if (s) return s;
     }
     if (c->kind != AB_STRING || c->fixed || !c->ts_maybe || c->null_count == c->length) return JJ_ARROW_OK;
-    ab_buf values = {0};
-    if (buf_reserve(&values, (size_t)c->length * 8 + 8)) return JJ_ARROW_NOMEM;
-    const uint32_t *off = (const uint32_t *)(const void *)c->offsets.data;
-    for (int64_t r = 0; r < c->length; r++) {
-        int64_t v = 0;
-        if (bit_get(c->valid.data, r)) ab_parse_timestamp(c->data.data + off[r], off[r + 1] - off[r], 0, false, &v);
-        memcpy(values.data + 8 * r, &v, 8);
+    ab_buf values = c->ts_values; /* the rows after the last string are nulls: zeros */
+    memset(&c->ts_values, 0, sizeof c->ts_values);
+    if (buf_reserve(&values, (size_t)c->length * 8 - values.len)) {
+        buf_release(&values);
+        return JJ_ARROW_NOMEM;
     }
     values.len = (size_t)c->length * 8;
-    free(c->data.data);
-    free(c->offsets.data);
-    memset(&c->offsets, 0, sizeof c->offsets);
+    buf_release(&c->data);
+    buf_release(&c->offsets);
     c->data = values;
     c->kind = AB_TIMESTAMP;
     c->ts_unit = 0;

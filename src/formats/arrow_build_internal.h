@@ -46,8 +46,11 @@ typedef struct ab_col {
     ab_buf valid;   /* validity bits */
     ab_buf data;    /* bool bits, 8-byte values, or string bytes */
     ab_buf offsets; /* int32 offsets of strings and lists */
+    ab_buf ts_values; /* ts_maybe: the strings read as seconds so far (8 bytes a row) */
     struct ab_col **kids;
     size_t n_kids, kids_cap;
+    uint32_t *slots; /* structs of many fields: a hash table of their indexes */
+    size_t n_slots;
 } ab_col;
 
 /* The built table, shared by the stream and every array exported from it. */
