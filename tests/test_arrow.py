@@ -239,6 +239,22 @@ def test_explicit_schema():
     table = assert_same(ndjson(records), SCHEMA)
     assert table.schema == SCHEMA
     assert_same(ndjson(records), SCHEMA, block_size=16)
+    # escapes in keys and values, skipped values of every kind
+    assert_same(b'{"n\\u0061me":"a\\"b\\u00e9","id":-0,"x":["\\u0041",1e5,{"y":null}],"score":1E2}\n'
+                b'{"user":{"lo\\u0067in":"\\ud83d\\ude00"},"big":9223372036854775808,"id":12345678901}\n', SCHEMA)
+
+
+def test_explicit_schema_records_not_one_per_line():
+    # read line by line first; a line that is not one record sends it all the exact way
+    schema = pa.schema([("name", pa.string()), ("wins", pa.list_(pa.list_(pa.string())))])
+    path = data_path("ndjson", "pass01.ndjson")
+    if path is not None and os.path.exists(path):
+        assert_same(read_bytes(path), schema)
+    assert_same(b'{"id":1}{"id":2}\n\n{"id":3,\n"name":"x"}\n', SCHEMA)
+    with pytest.raises(ValueError, match=r"record 2, field '/id'"):
+        jetjson.loads_arrow(b'{"id":1}{"id":2}\n{"id":"x"}\n', SCHEMA)
+    with pytest.raises(ValueError, match=r"record 1: .* at byte 15"):
+        jetjson.loads_arrow(b'{"id":1}\n{"id":}\n', SCHEMA)
 
 
 @pytest.mark.parametrize("record", [

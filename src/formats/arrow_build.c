@@ -259,13 +259,6 @@ typedef struct ab_path {
     bool item;
 } ab_path;
 
-typedef struct ab_walk {
-    const uint8_t *input;
-    const uint8_t *strings;
-    const uint64_t *tape;
-    bool error_on_unknown;
-    jj_arrow_error *err;
-} ab_walk;
 
 static void path_text(const ab_path *p, char *out, size_t cap) {
     const ab_path *chain[AB_MAX_DEPTH + 2];
@@ -329,11 +322,31 @@ static jj_arrow_status append_wide_number(ab_walk *w, const ab_path *at, ab_col 
     return type_change(w, at, c, "number");
 }
 
-static jj_arrow_status append_string(ab_walk *w, const ab_path *at, ab_col *c, size_t t) {
+/* The UTF-8 bytes of the string (or key) at tape index t. On a lazy tape a raw string
+ * without escapes is its own text; one with escapes is finished first. */
+static jj_arrow_status tape_string(ab_walk *w, size_t t, const uint8_t **s, size_t *n) {
     uint64_t w0 = w->tape[t];
-    const uint8_t *base = (jj_tape_str_flags(w0) & JJ_STR_IN_INPUT) ? w->input : w->strings;
-    const uint8_t *s = base + jj_tape_str_offset(w0);
-    size_t n = jj_tape_str_bytes(w->tape[t + 1]);
+    unsigned flags = jj_tape_str_flags(w0);
+    if (flags & JJ_STR_RAW) {
+        if (!(flags & JJ_STR_ESCAPED)) {
+            *s = w->input + jj_tape_str_offset(w0);
+            *n = (size_t)(w->tape[t + 1] & 0xffffffffu);
+            return JJ_ARROW_OK;
+        }
+        if (jj_lazy_finish(w->lazy, w->input, w->input_len, t) != JJ_OK) return JJ_ARROW_NOMEM;
+        w->strings = w->lazy->strings;
+        w0 = w->tape[t];
+        flags = jj_tape_str_flags(w0);
+    }
+    *s = ((flags & JJ_STR_IN_INPUT) ? w->input : w->strings) + jj_tape_str_offset(w0);
+    *n = jj_tape_str_bytes(w->tape[t + 1]);
+    return JJ_ARROW_OK;
+}
+
+static jj_arrow_status append_string(ab_walk *w, const ab_path *at, ab_col *c, size_t t) {
+    const uint8_t *s;
+    size_t n;
+    if (tape_string(w, t, &s, &n)) return JJ_ARROW_NOMEM;
     if (c->kind == AB_TIMESTAMP) {
         int64_t v;
         if (ab_parse_timestamp(s, n, c->ts_unit, true, &v))
@@ -426,10 +439,9 @@ static jj_arrow_status append_object(ab_walk *w, const ab_path *at, ab_col *c, s
     int64_t row = c->length;
     size_t guess = 0;
     for (size_t i = t + 2; i < end;) {
-        uint64_t k0 = tape[i];
-        const uint8_t *base = (jj_tape_str_flags(k0) & JJ_STR_IN_INPUT) ? w->input : w->strings;
-        const uint8_t *key = base + jj_tape_str_offset(k0);
-        size_t n = jj_tape_str_bytes(tape[i + 1]);
+        const uint8_t *key;
+        size_t n;
+        if (tape_string(w, i, &key, &n)) return JJ_ARROW_NOMEM;
         size_t v = i + 2;
         ab_col *kid = find_field(c, key, n, &guess);
         if (!kid) {
@@ -478,6 +490,10 @@ static jj_arrow_status append_array(ab_walk *w, const ab_path *at, ab_col *c, si
 
 static jj_arrow_status append_value(ab_walk *w, const ab_path *at, ab_col *c, size_t t, int depth) {
     uint64_t w0 = w->tape[t];
+    if (jj_tape_type(w0) == JJ_RAW_NUMBER) { /* lazy tape: convert it now */
+        if (jj_lazy_finish(w->lazy, w->input, w->input_len, t) != JJ_OK) return JJ_ARROW_NOMEM;
+        w0 = w->tape[t];
+    }
     jj_arrow_status s;
     int64_t i;
     uint64_t u;
@@ -552,113 +568,16 @@ static jj_arrow_status finish_col(ab_col *c) {
     return JJ_ARROW_OK;
 }
 
-/* ---- the entry point ---- */
+/* ---- records (arrow_build_read.c splits the input) ---- */
 
-const char *jj_arrow_status_name(jj_arrow_status status) {
-    static const char *const names[] = {
-        "ok", "out of memory", "invalid JSON", "a record is not a JSON object", "type change",
-        "field specified twice", "unknown field", "invalid value", "unsupported schema", "too large"};
-    return (unsigned)status < sizeof names / sizeof names[0] ? names[status] : "unknown error";
+jj_arrow_status ab_append_record(ab_walk *w, ab_col *root) {
+    ab_path top = {NULL, root, false};
+    jj_type type = jj_tape_type(w->tape[0]);
+    if (type == JJ_NULL) return col_append_null(root); /* as pyarrow reads it: a record of nulls */
+    if (type == JJ_OBJECT) return append_object(w, &top, root, 0, 0);
+    w->err->status = JJ_ARROW_NOT_OBJECT;
+    snprintf(w->err->message, sizeof w->err->message, "not a JSON object");
+    return JJ_ARROW_NOT_OBJECT;
 }
 
-static int push_batch_end(int64_t **ends, size_t *n, size_t *cap, int64_t rows) {
-    if (*n == *cap) {
-        size_t c = *cap ? *cap * 2 : 16;
-        int64_t *e = realloc(*ends, c * sizeof *e);
-        if (!e) return -1;
-        *ends = e;
-        *cap = c;
-    }
-    (*ends)[(*n)++] = rows;
-    return 0;
-}
-
-jj_arrow_status jj_arrow_read_ndjson(jj_parser *p, const uint8_t *buf, size_t len,
-                                     const struct ArrowSchema *schema, const jj_arrow_options *opt,
-                                     struct ArrowArrayStream *out, int64_t *num_rows,
-                                     jj_arrow_error *err) {
-    memset(err, 0, sizeof *err);
-    memset(out, 0, sizeof *out);
-    *num_rows = 0;
-    size_t block = opt && opt->block_size ? opt->block_size : (size_t)1 << 20;
-    ab_col *root = NULL;
-    jj_arrow_status s = JJ_ARROW_OK;
-    int64_t *ends = NULL;
-    size_t n_ends = 0, ends_cap = 0;
-    if (schema) {
-        s = ab_import_schema(schema, &root, err);
-        if (s) goto fail;
-    } else {
-        root = ab_col_new("", 0);
-        if (!root) goto nomem;
-        root->kind = AB_STRUCT;
-    }
-    root->flags = 0;
-    jj_many m;
-    jj_error je = jj_many_start(&m, p, buf, len, 0);
-    if (je == JJ_ERR_TOO_LARGE) {
-        s = JJ_ARROW_TOO_LARGE;
-        snprintf(err->message, sizeof err->message, "input of 4 GiB or more");
-        goto fail;
-    }
-    if (je != JJ_OK) goto nomem;
-    ab_walk w = {buf, NULL, NULL, opt && opt->error_on_unknown_fields, err};
-    size_t next_cut = block;
-    for (int64_t record = 0;; record++) {
-        size_t start, end;
-        je = jj_many_next(&m, &start, &end);
-        if (je == JJ_ERR_EMPTY) break;
-        err->record = record;
-        if (je != JJ_OK) {
-            if (je == JJ_ERR_NOMEM) goto nomem;
-            s = err->status = JJ_ARROW_JSON;
-            err->json_error = je;
-            err->offset = p->error_offset;
-            snprintf(err->message, sizeof err->message, "%s at byte %zu", jj_error_name(je), p->error_offset);
-            goto fail;
-        }
-        w.tape = p->tape;
-        w.strings = p->strings;
-        ab_path top = {NULL, root, false};
-        if (jj_tape_type(p->tape[0]) == JJ_NULL) {
-            s = col_append_null(root); /* as pyarrow reads it: a record of nulls */
-        } else if (jj_tape_type(p->tape[0]) != JJ_OBJECT) {
-            s = err->status = JJ_ARROW_NOT_OBJECT;
-            snprintf(err->message, sizeof err->message, "not a JSON object");
-            goto fail;
-        } else {
-            s = append_object(&w, &top, root, 0, 0);
-        }
-        if (s) goto fail;
-        if (end >= next_cut) {
-            if (push_batch_end(&ends, &n_ends, &ends_cap, root->length)) goto nomem;
-            while (next_cut <= end) next_cut = next_cut > SIZE_MAX - block ? SIZE_MAX : next_cut + block;
-        }
-    }
-    if (root->length > (n_ends ? ends[n_ends - 1] : 0) && push_batch_end(&ends, &n_ends, &ends_cap, root->length))
-        goto nomem;
-    s = finish_col(root);
-    if (s) goto fail;
-    ab_table *t = malloc(sizeof *t);
-    if (!t) goto nomem;
-    atomic_init(&t->refs, 1);
-    t->root = root;
-    t->batch_ends = ends;
-    t->n_batches = n_ends;
-    *num_rows = root->length;
-    s = ab_stream_make(t, out);
-    if (s) {
-        ab_table_unref(t);
-        err->status = s;
-        return s;
-    }
-    return JJ_ARROW_OK;
-nomem:
-    s = JJ_ARROW_NOMEM;
-fail:
-    if (s == JJ_ARROW_NOMEM) snprintf(err->message, sizeof err->message, "out of memory");
-    err->status = s;
-    ab_col_free(root);
-    free(ends);
-    return s;
-}
+jj_arrow_status ab_finish(ab_col *root) { return finish_col(root); }

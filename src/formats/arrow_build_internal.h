@@ -61,7 +61,23 @@ typedef struct ab_table {
     size_t n_batches;
 } ab_table;
 
+/* A walk over one record's tape. */
+typedef struct ab_walk {
+    const uint8_t *input; /* what the tape's offsets count from */
+    const uint8_t *strings;
+    const uint64_t *tape;
+    jj_parser *lazy;      /* with a schema: the parser of a lazy tape (jj_parse_lazy) */
+    size_t input_len;
+    bool error_on_unknown;
+    jj_arrow_error *err;
+} ab_walk;
+
 /* arrow_build.c */
+/* Appends the record whose tape is w->tape (an object, or null: a row of nulls). */
+jj_arrow_status ab_append_record(ab_walk *w, ab_col *root);
+/* After the last record: struct fields caught up, string columns that are all
+ * timestamps turned into timestamps. */
+jj_arrow_status ab_finish(ab_col *root);
 ab_col *ab_col_new(const char *name, size_t name_len);
 void ab_col_free(ab_col *c);
 /* Gives column c the kind k (c is of type null so far: its rows become nulls of k). */
