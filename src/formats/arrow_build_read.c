@@ -2,12 +2,12 @@
  * hands its tape to the builders (arrow_build.c), then wraps the table into a stream.
  *
  * Two ways to split. By documents (jj_many_*): any JSON text sequence, records across
- * lines, exact errors. With a schema, first by lines: most of a record is then skipped,
- * so each line gets a lazy parse (jj_parse_lazy: strings and numbers left as text,
- * validated all the same, converted only where read) without the whole-input index that
- * jj_many builds. A line that does not parse alone (a record across lines, two on a
- * line, an error) sends the whole input back to the exact way, which says the same
- * as it always does. */
+ * lines, exact errors. First, by lines: each line gets a lazy parse (jj_parse_lazy:
+ * strings and numbers left as text, validated all the same, converted only where read:
+ * a field skipped by the schema costs no conversion, and a string without escapes is
+ * copied from the input as it is) without the whole-input index that jj_many builds.
+ * A line that does not parse alone (a record across lines, two on a line) or any error
+ * sends the whole input back to the exact way, whose results and errors are the rule. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,7 +76,8 @@ static jj_arrow_status json_error(ab_read *r, jj_error je, size_t offset) {
 /* JJ_ARROW_OK, or JJ_ARROW_JSON when some line is not one whole record (the caller
  * then reads by documents); other statuses are final. */
 static jj_arrow_status read_by_lines(ab_read *r) {
-    ab_walk w = {NULL, NULL, NULL, &r->lazy, 0, r->opt && r->opt->error_on_unknown_fields, r->err};
+    jj_parser *doc = &r->lazy;
+    ab_walk w = {NULL, NULL, NULL, doc, 0, r->opt && r->opt->error_on_unknown_fields, r->err};
     size_t pos = 0;
     for (int64_t record = 0;; record++) {
         while (pos < r->len && (r->buf[pos] == ' ' || r->buf[pos] == '\n' || r->buf[pos] == '\r' || r->buf[pos] == '\t'))
@@ -84,14 +85,14 @@ static jj_arrow_status read_by_lines(ab_read *r) {
         if (pos == r->len) return JJ_ARROW_OK;
         const uint8_t *nl = memchr(r->buf + pos, '\n', r->len - pos);
         size_t end = nl ? (size_t)(nl - r->buf) : r->len;
-        jj_error je = jj_parse_lazy(&r->lazy, r->buf + pos, end - pos);
+        jj_error je = jj_parse_lazy(doc, r->buf + pos, end - pos);
         if (je == JJ_ERR_NOMEM) return JJ_ARROW_NOMEM;
         if (je != JJ_OK) return JJ_ARROW_JSON;
         r->err->record = record;
         w.input = r->buf + pos;
         w.input_len = end - pos;
-        w.tape = r->lazy.tape;
-        w.strings = r->lazy.strings;
+        w.tape = doc->tape;
+        w.strings = doc->strings;
         jj_arrow_status s = ab_append_record(&w, r->root);
         if (!s) s = note_record_end(r, end);
         if (s) return s;
@@ -141,7 +142,7 @@ jj_arrow_status jj_arrow_read_ndjson(jj_parser *p, const uint8_t *buf, size_t le
     r.block = opt && opt->block_size ? opt->block_size : (size_t)1 << 20;
     jj_parser_init(&r.lazy);
     jj_arrow_status s = read_reset(&r);
-    if (!s && schema && len < ((size_t)1 << 31)) {
+    if (!s && len < ((size_t)1 << 31)) {
         s = read_by_lines(&r);
         if (s && s != JJ_ARROW_NOMEM) {
             /* redone the exact way, whose errors (record numbers included) are the rule */
