@@ -404,3 +404,21 @@ def test_no_leak():
 
     assert traced_growth(run, 200) < 64 * 1024
     assert (sys.getrefcount(data), sys.getrefcount(schema)) == before
+
+
+def test_polars_takes_the_stream():
+    pl = pytest.importorskip("polars")
+    data = ndjson({"i": i, "s": f"x{i}", "o": {"t": "2015-01-01T00:00:00Z"}, "l": [i, i]} for i in range(300))
+    assert pl.DataFrame(jetjson.loads_arrow(data)).equals(pl.from_arrow(oracle(data)))
+
+
+def test_threads_at_once():
+    # the GIL is released while the engine reads: several Python threads read at once
+    from concurrent.futures import ThreadPoolExecutor
+
+    inputs = [ndjson({"k": j, "v": [str(i)] * (i % 4), "d": i / 7} for i in range(2000 + j)) for j in range(4)]
+    expected = [oracle(x) for x in inputs]
+    with ThreadPoolExecutor(4) as pool:
+        for _ in range(3):
+            tables = list(pool.map(lambda x: pa.table(jetjson.loads_arrow(x, block_size=4096)), inputs))
+            assert all(t.equals(e) for t, e in zip(tables, expected))
