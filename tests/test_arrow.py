@@ -422,3 +422,24 @@ def test_threads_at_once():
         for _ in range(3):
             tables = list(pool.map(lambda x: pa.table(jetjson.loads_arrow(x, block_size=4096)), inputs))
             assert all(t.equals(e) for t, e in zip(tables, expected))
+
+
+def test_threads_with_a_schema():
+    # parts of the input on threads of their own; the same table and errors as one thread
+    recs = [{"id": i, "name": f"n{i}", "score": i / 3, "ok": i % 2 == 0, "tags": [str(i)] * (i % 3),
+             "user": {"login": "u", "n": i}, "when": "2015-01-01T15:00:00Z", "skip": {"x": [i]}}
+            for i in range(40000)]
+    data = ndjson(recs)
+    assert len(data) > 4 * 256 * 1024
+    exp = oracle(data, SCHEMA)
+    for threads in (1, 2, 3, None):
+        stream = jetjson.loads_arrow(data, SCHEMA, threads=threads, block_size=65536)
+        assert stream.num_rows == len(recs)
+        assert pa.table(stream).equals(exp)
+    across = data.replace(b'{"id": 20000, ', b'{"id":\n20000, ')  # one record on two lines
+    assert across != data
+    assert pa.table(jetjson.loads_arrow(across, SCHEMA, threads=4)).equals(exp)
+    bad = data.replace(b'{"id": 30000, ', b'{"id": "x", ')
+    for threads in (1, 4):
+        with pytest.raises(ValueError, match=r"record 30000, field '/id'"):
+            jetjson.loads_arrow(bad, SCHEMA, threads=threads)

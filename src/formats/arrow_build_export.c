@@ -134,10 +134,29 @@ fail:
 
 /* ---- arrays out ---- */
 
+static void parts_free(ab_part *parts, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        ab_col_free(parts[i].root);
+        free(parts[i].batch_ends);
+    }
+    free(parts);
+}
+
+ab_table *ab_table_new(ab_part *parts, size_t n) {
+    ab_table *t = malloc(sizeof *t);
+    if (!t) {
+        parts_free(parts, n);
+        return NULL;
+    }
+    atomic_init(&t->refs, 1);
+    t->parts = parts;
+    t->n_parts = n;
+    return t;
+}
+
 void ab_table_unref(ab_table *t) {
     if (atomic_fetch_sub(&t->refs, 1) == 1) {
-        ab_col_free(t->root);
-        free(t->batch_ends);
+        parts_free(t->parts, t->n_parts);
         free(t);
     }
 }
@@ -222,24 +241,29 @@ fail:
 
 typedef struct stream_priv {
     ab_table *table;
-    size_t next;
+    size_t part, next; /* the next batch: number `next` of part `part` */
 } stream_priv;
 
 static int stream_get_schema(struct ArrowArrayStream *s, struct ArrowSchema *out) {
     stream_priv *p = s->private_data;
-    return export_schema(p->table->root, out);
+    return export_schema(p->table->parts[0].root, out);
 }
 
 static int stream_get_next(struct ArrowArrayStream *s, struct ArrowArray *out) {
     stream_priv *p = s->private_data;
     ab_table *t = p->table;
-    if (p->next >= t->n_batches) {
+    while (p->part < t->n_parts && p->next >= t->parts[p->part].n_batches) {
+        p->part++;
+        p->next = 0;
+    }
+    if (p->part >= t->n_parts) {
         memset(out, 0, sizeof *out);
         return 0;
     }
-    int64_t start = p->next ? t->batch_ends[p->next - 1] : 0;
-    int64_t end = t->batch_ends[p->next];
-    int rc = export_array(t, t->root, start, end - start, out, true);
+    const ab_part *part = &t->parts[p->part];
+    int64_t start = p->next ? part->batch_ends[p->next - 1] : 0;
+    int64_t end = part->batch_ends[p->next];
+    int rc = export_array(t, part->root, start, end - start, out, true);
     if (rc == 0) p->next++;
     return rc;
 }

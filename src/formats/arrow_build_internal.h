@@ -53,12 +53,19 @@ typedef struct ab_col {
     size_t n_slots;
 } ab_col;
 
-/* The built table, shared by the stream and every array exported from it. */
+/* One part of the input read by one thread: its columns and where its batches end. */
+typedef struct ab_part {
+    ab_col *root;        /* a struct: the record batch's columns */
+    int64_t *batch_ends; /* rows at the end of each batch */
+    size_t n_batches;
+} ab_part;
+
+/* The built table, shared by the stream and every array exported from it: its parts'
+ * batches in order (every part has the same schema). */
 typedef struct ab_table {
     atomic_long refs;
-    ab_col *root;          /* a struct: the record batch's columns */
-    int64_t *batch_ends;   /* rows at the end of each batch */
-    size_t n_batches;
+    ab_part *parts;
+    size_t n_parts;
 } ab_table;
 
 /* A walk over one record's tape. */
@@ -92,6 +99,8 @@ int ab_parse_timestamp(const uint8_t *s, size_t n, int unit, bool allow_fraction
 /* arrow_build_export.c */
 /* The columns of a struct schema as fixed builders under a new root. */
 jj_arrow_status ab_import_schema(const struct ArrowSchema *schema, ab_col **root, jj_arrow_error *err);
+/* A table of one reference over parts[0..n) (moved in; freed on failure: NULL). */
+ab_table *ab_table_new(ab_part *parts, size_t n);
 /* Wraps the table (whose one reference moves in) into a stream. */
 jj_arrow_status ab_stream_make(ab_table *t, struct ArrowArrayStream *out);
 void ab_table_unref(ab_table *t);

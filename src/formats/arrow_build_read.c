@@ -7,7 +7,12 @@
  * a field skipped by the schema costs no conversion, and a string without escapes is
  * copied from the input as it is) without the whole-input index that jj_many builds.
  * A line that does not parse alone (a record across lines, two on a line) or any error
- * sends the whole input back to the exact way, whose results and errors are the rule. */
+ * sends the whole input back to the exact way, whose results and errors are the rule.
+ *
+ * With a schema and threads, the input is cut at line ends into parts read by lines at
+ * once, each into its own columns (the schema is fixed, so their batches simply follow
+ * each other); a part that fails sends the whole input back to one thread. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,6 +136,88 @@ const char *jj_arrow_status_name(jj_arrow_status status) {
     return (unsigned)status < sizeof names / sizeof names[0] ? names[status] : "unknown error";
 }
 
+/* The lines of one part of the input, read into its own columns (on a thread of its own
+ * where one could be started). */
+typedef struct ab_job {
+    ab_read r;
+    jj_arrow_error err;
+    jj_arrow_status status;
+    pthread_t thread;
+    bool started;
+} ab_job;
+
+static jj_arrow_status read_part(ab_read *r) {
+    jj_arrow_status s = read_by_lines(r);
+    if (!s && r->root->length > (r->n_ends ? r->ends[r->n_ends - 1] : 0)) s = end_batch(r);
+    if (!s) s = ab_finish(r->root);
+    return s;
+}
+
+static void *job_run(void *arg) {
+    ab_job *job = arg;
+    job->status = read_part(&job->r);
+    return NULL;
+}
+
+/* Parts below this size are not worth a thread. */
+#define AB_MIN_PART ((size_t)1 << 18)
+
+/* With a schema (the same columns in every part, so that the parts' batches follow each
+ * other as they are), on up to `threads` threads: the input cut at line ends. JJ_ARROW_OK
+ * with *parts filled; otherwise nothing is kept and the caller reads on one thread. */
+static jj_arrow_status read_parallel(const ab_read *base, size_t threads, ab_part **parts, size_t *n_parts) {
+    if (threads > base->len / AB_MIN_PART) threads = base->len / AB_MIN_PART;
+    if (threads > 256) threads = 256;
+    if (threads < 2) return JJ_ARROW_JSON;
+    ab_job *jobs = calloc(threads, sizeof *jobs);
+    if (!jobs) return JJ_ARROW_NOMEM;
+    size_t n = 0, from = 0;
+    jj_arrow_status s = JJ_ARROW_OK;
+    for (size_t i = 0; i < threads && from < base->len; i++) {
+        size_t to = base->len;
+        if (i + 1 < threads) {
+            size_t target = base->len / threads * (i + 1);
+            const uint8_t *nl = target > from ? memchr(base->buf + target, '\n', base->len - target) : NULL;
+            to = nl ? (size_t)(nl - base->buf) + 1 : base->len;
+        }
+        ab_job *job = &jobs[n++];
+        job->r = *base;
+        job->r.buf = base->buf + from;
+        job->r.len = to - from;
+        job->r.root = NULL;
+        job->r.ends = NULL;
+        job->r.n_ends = job->r.ends_cap = 0;
+        job->r.err = &job->err;
+        jj_parser_init(&job->r.lazy);
+        from = to;
+    }
+    for (size_t i = 0; i < n; i++) {
+        jobs[i].status = read_reset(&jobs[i].r);
+        if (jobs[i].status) continue;
+        /* the last part is read here, and any part whose thread could not start */
+        jobs[i].started = i + 1 < n && pthread_create(&jobs[i].thread, NULL, job_run, &jobs[i]) == 0;
+        if (!jobs[i].started) job_run(&jobs[i]);
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (jobs[i].started) pthread_join(jobs[i].thread, NULL);
+        if (jobs[i].status && (!s || jobs[i].status == JJ_ARROW_NOMEM)) s = jobs[i].status;
+    }
+    *parts = s ? NULL : calloc(n, sizeof **parts);
+    if (!s && !*parts) s = JJ_ARROW_NOMEM;
+    for (size_t i = 0; i < n; i++) {
+        jj_parser_free(&jobs[i].r.lazy);
+        if (!s) {
+            (*parts)[i] = (ab_part){jobs[i].r.root, jobs[i].r.ends, jobs[i].r.n_ends};
+        } else {
+            ab_col_free(jobs[i].r.root);
+            free(jobs[i].r.ends);
+        }
+    }
+    *n_parts = s ? 0 : n;
+    free(jobs);
+    return s;
+}
+
 jj_arrow_status jj_arrow_read_ndjson(jj_parser *p, const uint8_t *buf, size_t len,
                                      const struct ArrowSchema *schema, const jj_arrow_options *opt,
                                      struct ArrowArrayStream *out, int64_t *num_rows,
@@ -140,35 +227,46 @@ jj_arrow_status jj_arrow_read_ndjson(jj_parser *p, const uint8_t *buf, size_t le
     *num_rows = 0;
     ab_read r = {.parser = p, .buf = buf, .len = len, .schema = schema, .opt = opt, .err = err};
     r.block = opt && opt->block_size ? opt->block_size : (size_t)1 << 20;
-    jj_parser_init(&r.lazy);
-    jj_arrow_status s = read_reset(&r);
-    if (!s && len < ((size_t)1 << 31)) {
-        s = read_by_lines(&r);
-        if (s && s != JJ_ARROW_NOMEM) {
-            /* redone the exact way, whose errors (record numbers included) are the rule */
-            memset(err, 0, sizeof *err);
-            s = read_reset(&r);
-            if (!s) s = read_by_documents(&r);
-        }
-    } else if (!s) {
-        s = read_by_documents(&r);
+    ab_part *parts = NULL;
+    size_t n_parts = 0;
+    jj_arrow_status s = JJ_ARROW_OK;
+    if (schema && opt && opt->threads > 1 && len < ((size_t)1 << 31)) {
+        s = read_parallel(&r, opt->threads, &parts, &n_parts);
+        if (s != JJ_ARROW_NOMEM) s = JJ_ARROW_OK; /* a failed part: all again on one thread */
     }
-    jj_parser_free(&r.lazy);
-    if (!s && r.root->length > (r.n_ends ? r.ends[r.n_ends - 1] : 0)) s = end_batch(&r);
-    if (!s) s = ab_finish(r.root);
-    ab_table *t = s ? NULL : malloc(sizeof *t);
-    if (!s && !t) s = JJ_ARROW_NOMEM;
+    if (!s && !parts) {
+        jj_parser_init(&r.lazy);
+        s = read_reset(&r);
+        if (!s && len < ((size_t)1 << 31)) {
+            s = read_by_lines(&r);
+            if (s && s != JJ_ARROW_NOMEM) {
+                /* redone the exact way, whose errors (record numbers included) are the rule */
+                memset(err, 0, sizeof *err);
+                s = read_reset(&r);
+                if (!s) s = read_by_documents(&r);
+            }
+        } else if (!s) {
+            s = read_by_documents(&r);
+        }
+        jj_parser_free(&r.lazy);
+        if (!s && r.root->length > (r.n_ends ? r.ends[r.n_ends - 1] : 0)) s = end_batch(&r);
+        if (!s) s = ab_finish(r.root);
+        if (!s && !(parts = malloc(sizeof *parts))) s = JJ_ARROW_NOMEM;
+        if (!s) {
+            parts[0] = (ab_part){r.root, r.ends, r.n_ends};
+            n_parts = 1;
+            r.root = NULL;
+            r.ends = NULL;
+        }
+    }
     if (!s) {
-        atomic_init(&t->refs, 1);
-        t->root = r.root;
-        t->batch_ends = r.ends;
-        t->n_batches = r.n_ends;
-        *num_rows = r.root->length;
-        s = ab_stream_make(t, out);
-        if (!s) return JJ_ARROW_OK;
-        ab_table_unref(t); /* frees the columns and batch ends */
-        r.root = NULL;
-        r.ends = NULL;
+        ab_table *t = ab_table_new(parts, n_parts); /* frees the parts on failure */
+        s = t ? ab_stream_make(t, out) : JJ_ARROW_NOMEM;
+        if (!s) {
+            for (size_t i = 0; i < n_parts; i++) *num_rows += parts[i].root->length;
+            return JJ_ARROW_OK;
+        }
+        if (t) ab_table_unref(t);
     }
     if (s == JJ_ARROW_NOMEM) snprintf(err->message, sizeof err->message, "out of memory");
     err->status = s;

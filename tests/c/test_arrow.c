@@ -25,7 +25,7 @@ typedef struct read_result {
 
 static read_result read_text(const char *text, const struct ArrowSchema *schema, size_t block, bool strict) {
     read_result r;
-    jj_arrow_options opt = {block, strict};
+    jj_arrow_options opt = {block, strict, 0};
     r.status = jj_arrow_read_ndjson(&g_parser, (const uint8_t *)text, strlen(text), schema, &opt, &r.stream, &r.rows,
                                     &r.err);
     return r;
@@ -225,6 +225,41 @@ static void test_schema(void) {
     CHECK(r.status == JJ_ARROW_SCHEMA && !strcmp(r.err.field, "x"), "unsupported schema type: %d", (int)r.status);
 }
 
+/* With threads, a schema: the same values as on one thread, in order; a record across
+ * lines sends it all to one thread. */
+static void test_threads(void) {
+    size_t cap = 4u << 20, len = 0;
+    char *text = malloc(cap + 64);
+    if (!text) return;
+    for (int i = 0; len < cap - 64; i++) len += (size_t)snprintf(text + len, 64, "{\"i\":%d, \"s\":\"v%d\"}\n", i, i);
+    struct ArrowSchema i_field = {"l", "i", NULL, ARROW_FLAG_NULLABLE, 0, NULL, NULL, NULL, NULL};
+    struct ArrowSchema *kids[] = {&i_field};
+    struct ArrowSchema root = {"+s", "", NULL, 0, 1, kids, NULL, NULL, NULL};
+    for (int variant = 0; variant < 2; variant++) {
+        if (variant == 1) *strchr(text + len / 2, ' ') = '\n'; /* a record across two lines */
+        for (unsigned threads = 1; threads <= 4; threads += 3) {
+            jj_arrow_options opt = {65536, false, threads};
+            read_result r;
+            r.status = jj_arrow_read_ndjson(&g_parser, (const uint8_t *)text, len, &root, &opt, &r.stream, &r.rows,
+                                            &r.err);
+            CHECK(r.status == JJ_ARROW_OK, "threads %u, variant %d: status %d", threads, variant, (int)r.status);
+            if (r.status) continue;
+            int64_t seen = 0;
+            int ok = 1;
+            for (;;) {
+                struct ArrowArray b;
+                if (r.stream.get_next(&r.stream, &b) != 0 || !b.release) break;
+                for (int64_t k = 0; k < b.length; k++) ok &= get_i64(b.children[0], k) == seen + k;
+                seen += b.length;
+                b.release(&b);
+            }
+            CHECK(ok && seen == r.rows && seen > 100000, "threads %u: %lld rows in order", threads, (long long)seen);
+            r.stream.release(&r.stream);
+        }
+    }
+    free(text);
+}
+
 int main(void) {
     jj_parser_init(&g_parser);
     test_inference();
@@ -232,6 +267,7 @@ int main(void) {
     test_errors();
     test_timestamps();
     test_schema();
+    test_threads();
     jj_parser_free(&g_parser);
     return jj_test_report();
 }

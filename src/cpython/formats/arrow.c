@@ -139,6 +139,7 @@ int jj_arrow_add_type(PyObject *module, jj_state *st) {
 
 typedef struct arrow_args {
     PyObject *source, *schema, *threads;
+    unsigned n_threads; /* threads=None or 0: one per processor */
     Py_ssize_t block_size;
     int error_on_unknown_fields, validate_skipped;
 } arrow_args;
@@ -148,6 +149,7 @@ static int parse_args(const char *fn, PyObject *args, PyObject *kwargs, arrow_ar
                              NULL};
     char format[64];
     a->schema = a->threads = Py_None;
+    a->n_threads = 0;
     a->block_size = 1048576;
     a->error_on_unknown_fields = 0;
     a->validate_skipped = 1;
@@ -171,6 +173,11 @@ static int parse_args(const char *fn, PyObject *args, PyObject *kwargs, arrow_ar
             PyErr_Format(PyExc_ValueError, "%s(): threads must be None or an int >= 0", fn);
             return -1;
         }
+        a->n_threads = (unsigned)(v > 1024 ? 1024 : v);
+    }
+    if (a->n_threads == 0) {
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        a->n_threads = cpus > 0 ? (unsigned)(cpus > 1024 ? 1024 : cpus) : 1;
     }
     return 0;
 }
@@ -220,7 +227,7 @@ static PyObject *read_buffer(jj_state *st, jj_parser *parser, const uint8_t *buf
         memset(&obj->stream, 0, sizeof obj->stream);
         obj->taken = 0;
         obj->num_rows = 0;
-        jj_arrow_options opt = {(size_t)a->block_size, a->error_on_unknown_fields != 0};
+        jj_arrow_options opt = {(size_t)a->block_size, a->error_on_unknown_fields != 0, a->n_threads};
         jj_arrow_error err;
         jj_arrow_status status;
         PyThreadState *saved = unlock ? PyEval_SaveThread() : NULL;
