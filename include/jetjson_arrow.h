@@ -1,9 +1,12 @@
 /* jetjson engine: NDJSON -> Apache Arrow record batches, without any value in between.
  *
- * jj_arrow_read_ndjson splits a buffer into documents (jj_many_*), parses each into the
- * parser's tape and appends it, record by record, to column builders; the result is an
- * ArrowArrayStream (jetjson_arrow_abi.h) of struct arrays (record batches), one per
- * `block_size` bytes of input or so. Every record must be a JSON object.
+ * jj_arrow_read_ndjson parses the records of a buffer (line by line with jj_parse_lazy,
+ * so that only the values read are converted; where a record is not alone on its line,
+ * by documents with jj_many_*) and appends each record's tape to column builders; the
+ * result is an ArrowArrayStream (jetjson_arrow_abi.h) of struct arrays (record batches),
+ * one per `block_size` bytes of input or so. Every record must be a JSON object (or
+ * null: a record of nulls, as pyarrow reads it). Every value is validated, skipped or
+ * not.
  *
  * Types: null "n", bool "b", int64 "l", uint64 "L", float64 "g", utf8 string "u",
  * timestamp "ts{s,m,u,n}:[zone]", struct "+s", list "+l" (item field "item").

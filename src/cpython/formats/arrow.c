@@ -214,7 +214,8 @@ static void raise_arrow_error(const jj_arrow_error *e) {
     }
 }
 
-/* Reads buf[0..len) (the GIL released when `saved_ok`) into a new ArrowStream. */
+/* Reads buf[0..len) into a new ArrowStream, without the GIL when `unlock` (nothing else
+ * can write to the buffer meanwhile). */
 static PyObject *read_buffer(jj_state *st, jj_parser *parser, const uint8_t *buf, size_t len, const arrow_args *a,
                              int unlock) {
     PyObject *capsule = schema_capsule(a->schema);
