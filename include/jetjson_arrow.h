@@ -25,7 +25,8 @@
  * Doubles take any number; int64 an integer that fits; uint64 a non-negative one; a
  * timestamp an integer (units since 1970) or an ISO 8601 string: a date, optionally
  * "T" or " " and HH, HH:MM, HH:MM:SS or HH:MM:SS.fraction (at most the unit's digits),
- * optionally "Z" or an offset (+HH, +HHMM, +HH:MM); no offset means UTC.
+ * optionally "Z" or an offset (+HH, +HHMM, +HH:MM); no offset means UTC. A lowercase "t"
+ * or "z" and a comma before the fraction are taken too (not when inferring).
  *
  * Memory: every buffer is 64-byte aligned and owned by the stream's shared table, which
  * lives as long as the stream or any array exported from it (an atomic count: arrays and

@@ -267,6 +267,15 @@ def test_explicit_schema_refusals(record):
     assert "record 1" in str(got)
 
 
+def test_timestamp_lenient_forms():
+    # read with a schema, "t", "z" and a comma are taken too (pyarrow refuses them)
+    schema = pa.schema([("t", pa.timestamp("ms", tz="UTC"))])
+    got = pa.table(jetjson.loads_arrow(b'{"t":"2015-01-01t15:00:00,25z"}\n', schema))
+    assert got.equals(oracle(b'{"t":"2015-01-01T15:00:00.25Z"}\n', schema))
+    # inferring, they stay strings, as with pyarrow
+    assert_same(b'{"t":"2015-01-01t15:00:00z"}\n')
+
+
 def test_timestamp_from_integer():
     # an integer is a count of the unit since 1970 (pyarrow refuses integers here)
     schema = pa.schema([("t", pa.timestamp("ms")), ("u", pa.timestamp("s", tz="UTC"))])

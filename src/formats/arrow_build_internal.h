@@ -92,8 +92,9 @@ jj_arrow_status ab_col_set_kind(ab_col *c, ab_kind k);
 int ab_col_add_kid(ab_col *c, ab_col *kid);
 
 /* arrow_build_time.c: an ISO 8601 timestamp (see jetjson_arrow.h) in units of 10^-(3*unit)
- * seconds since 1970; with allow_fraction false a fraction is refused. 0, or -1 when
- * the text is not one (or does not fit in 64 bits). */
+ * seconds since 1970. allow_fraction: the forms a schema's timestamp reads (a fraction,
+ * also "t", "z" and a comma before the fraction); without it, the forms pyarrow infers as
+ * timestamp[s]. 0, or -1 when the text is not one (or does not fit in 64 bits). */
 int ab_parse_timestamp(const uint8_t *s, size_t n, int unit, bool allow_fraction, int64_t *out);
 
 /* arrow_build_export.c */

@@ -42,7 +42,9 @@ int ab_parse_timestamp(const uint8_t *s, size_t n, int unit, bool allow_fraction
     if (mo < 1 || mo > 12 || d < 1 || d > month_days(y, mo)) return -1;
     int64_t offset_minutes = 0;
     if (i < n) {
-        if (s[i] != 'T' && s[i] != ' ') return -1;
+        /* read with a schema, a lowercase t or z and a comma before the fraction are taken
+         * too; inference takes what pyarrow infers, which they are not */
+        if (s[i] != 'T' && s[i] != ' ' && !(allow_fraction && s[i] == 't')) return -1;
         if (n < i + 3 || digits(s + i + 1, 2, &h) || h > 23) return -1;
         i += 3;
         if (i < n && s[i] == ':') {
@@ -51,7 +53,7 @@ int ab_parse_timestamp(const uint8_t *s, size_t n, int unit, bool allow_fraction
             if (i < n && s[i] == ':') {
                 if (n < i + 3 || digits(s + i + 1, 2, &sec) || sec > 59) return -1;
                 i += 3;
-                if (i < n && s[i] == '.') {
+                if (i < n && (s[i] == '.' || (allow_fraction && s[i] == ','))) {
                     int count = 0;
                     if (!allow_fraction) return -1;
                     for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++, count++) {
@@ -63,7 +65,7 @@ int ab_parse_timestamp(const uint8_t *s, size_t n, int unit, bool allow_fraction
                 }
             }
         }
-        if (i < n && s[i] == 'Z') {
+        if (i < n && (s[i] == 'Z' || (allow_fraction && s[i] == 'z'))) {
             i++;
         } else if (i < n && (s[i] == '+' || s[i] == '-')) {
             int sign = s[i] == '-' ? -1 : 1, oh, om = 0;
