@@ -33,10 +33,12 @@
  * their children may be released in any order, from any thread). String bytes are
  * copied: the input may go away once jj_arrow_read_ndjson returns.
  *
- * Threads: no global state; any number of calls at once (one parser each). With a
- * schema and opt->threads > 1, parts of at least 256 KiB are read on threads of their
- * own (pthreads), each record on one line; a part that fails makes the whole input read
- * again on the calling thread, so results and errors do not depend on the threads. */
+ * Threads: no global state; any number of calls at once (one parser each). With
+ * opt->threads > 1, parts of at least 256 KiB are read on threads of their own
+ * (pthreads), each record on one line; without a schema, the types the parts inferred
+ * are merged as one pass would have inferred them. A part that fails (or types that do
+ * not mix) makes the whole input read again on the calling thread, so results and
+ * errors do not depend on the threads. */
 #ifndef JETJSON_ARROW_H
 #define JETJSON_ARROW_H
 
@@ -70,9 +72,8 @@ const char *jj_arrow_status_name(jj_arrow_status status);
 typedef struct jj_arrow_options {
     size_t block_size;            /* bytes of input per batch (0: 1 MiB) */
     bool error_on_unknown_fields; /* with a schema: a key it lacks is an error */
-    unsigned threads;             /* with a schema, up to this many threads read parts of
-                                   * the input cut at line ends (0, 1: the calling thread);
-                                   * without a schema the reading is on the calling thread */
+    unsigned threads;             /* up to this many threads read parts of the input cut
+                                   * at line ends (0, 1: the calling thread) */
 } jj_arrow_options;
 
 /* Why a read failed: the status, the record (counting from 0), the field's path

@@ -445,6 +445,8 @@ def test_threads_with_a_schema():
         stream = jetjson.loads_arrow(data, SCHEMA, threads=threads, block_size=65536)
         assert stream.num_rows == len(recs)
         assert pa.table(stream).equals(exp)
+    reader = pa.RecordBatchReader.from_stream(jetjson.loads_arrow(data, SCHEMA, threads=2, block_size=1 << 30))
+    assert len(list(reader)) == 2  # the parts were read apart
     across = data.replace(b'{"id": 20000, ', b'{"id":\n20000, ')  # one record on two lines
     assert across != data
     assert pa.table(jetjson.loads_arrow(across, SCHEMA, threads=4)).equals(exp)
@@ -452,3 +454,64 @@ def test_threads_with_a_schema():
     for threads in (1, 4):
         with pytest.raises(ValueError, match=r"record 30000, field '/id'"):
             jetjson.loads_arrow(bad, SCHEMA, threads=threads)
+
+
+def parts_of(*pieces, size=300 * 1024):
+    """NDJSON of several pieces, each repeated to about `size` bytes, so that with threads
+    each lands in parts of its own."""
+    out = []
+    for recs in pieces:
+        text = ndjson(recs)
+        out.append(text * (size // len(text) + 1))
+    return b"".join(out)
+
+
+@pytest.mark.parametrize("pieces", [
+    # fields new in later parts, null then values, int then double, nested structs
+    ([{"a": 1, "n": None, "o": {"x": 1}}], [{"b": "s", "a": 2.5, "n": [1], "o": {"y": True}}],
+     [{"c": None, "o": None, "n": None}]),
+    # strings that are timestamps in one part only, and in every part
+    ([{"t": "2015-01-01T15:00:00Z", "u": "2015-01-01"}], [{"t": "x", "u": "2016-02-29 10:00"}]),
+    # a part of nulls where the others hold timestamps; lists of structs
+    ([{"t": None, "l": [{"p": 1}]}], [{"t": "2015-01-01", "l": [{"q": "z"}, None]}]),
+    # the same record everywhere
+    ([{"id": 1, "s": "x", "f": 0.5, "b": False, "l": [1, 2], "o": {"k": [{"z": None}]}}],) * 2,
+])
+def test_threads_inferred(pieces):
+    data = parts_of(*pieces)
+    one = pa.table(jetjson.loads_arrow(data, threads=1))
+    assert_same(data)
+    for threads in (2, 3, None):
+        got = pa.table(jetjson.loads_arrow(data, threads=threads))
+        assert got.schema == one.schema and got.equals(one), threads
+    # the parts were read apart (a batch each), not read again on one thread
+    reader = pa.RecordBatchReader.from_stream(jetjson.loads_arrow(data, threads=2, block_size=1 << 30))
+    assert len(list(reader)) == 2
+
+
+def test_threads_inferred_type_clash():
+    # types that do not mix across parts: read again on one thread, same error
+    data = parts_of([{"a": 1}], [{"a": "x"}])
+    errors = []
+    for threads in (1, 4):
+        with pytest.raises(ValueError) as info:
+            jetjson.loads_arrow(data, threads=threads)
+        errors.append(str(info.value))
+    assert errors[0] == errors[1] and "field '/a'" in errors[0]
+
+
+@hyp_settings(40)
+@given(records, records)
+def test_hypothesis_threads_inferred(first, second):
+    # two parts of different records: threads=2 gives what one thread gives (or its error)
+    data = parts_of(first or [{}], second or [{}], size=270 * 1024)
+    outcomes = []
+    for threads in (1, 2):
+        try:
+            outcomes.append(pa.table(jetjson.loads_arrow(data, threads=threads)))
+        except ValueError as exc:
+            outcomes.append(str(exc))
+    if isinstance(outcomes[0], str):
+        assert outcomes[0] == outcomes[1]
+    else:
+        assert outcomes[0].schema == outcomes[1].schema and outcomes[0].equals(outcomes[1])

@@ -334,10 +334,10 @@ static PyMethodDef jj_methods[] = {
      "(or any object with __arrow_c_schema__) of bool, int64, uint64, float64, string, timestamp,\n"
      "struct, list and null fields: absent fields are null, unknown keys skipped (or ValueError with\n"
      "error_on_unknown_fields). A batch per block_size bytes of input. Every value is validated\n"
-     "(validate_skipped=False changes nothing). With a schema, threads (None or 0: one per processor)\n"
-     "threads read parts of the input cut at line ends (a record must then be on one line, else\n"
-     "it is all read again on one thread); without a schema, the calling thread reads. The GIL is\n"
-     "released. Errors: ValueError naming the record (from 0) and the field."},
+     "(validate_skipped=False changes nothing). threads (None or 0: one per processor) threads\n"
+     "read parts of the input cut at line ends (a record must then be on one line, else it is all\n"
+     "read again on one thread, as when inferred types do not mix). The GIL is released.\n"
+     "Errors: ValueError naming the record (from 0) and the field."},
     {"load_arrow_file", (PyCFunction)(void (*)(void))jj_py_load_arrow_file, METH_VARARGS | METH_KEYWORDS,
      "load_arrow_file(path, /, schema=None, *, block_size=1048576, error_on_unknown_fields=False,\n"
      "                validate_skipped=True, threads=None)\n--\n\n"

@@ -240,7 +240,7 @@ static jj_arrow_status col_push8(ab_col *c, const void *v) {
 }
 
 /* An int64 column's values as doubles, in place (an integer met a fraction). */
-static void col_ints_to_doubles(ab_col *c) {
+void ab_col_ints_to_doubles(ab_col *c) {
     for (int64_t i = 0; i < c->length; i++) {
         int64_t v;
         memcpy(&v, c->data.data + 8 * i, 8);
@@ -313,7 +313,7 @@ static jj_arrow_status append_wide_number(ab_walk *w, const ab_path *at, ab_col 
         jj_arrow_status s = ab_col_set_kind(c, AB_DOUBLE);
         if (s) return s;
     } else if (c->kind == AB_INT && !c->fixed) {
-        col_ints_to_doubles(c);
+        ab_col_ints_to_doubles(c);
     }
     if (c->kind == AB_DOUBLE) return col_push8(c, &d);
     if (c->kind == AB_INT || c->kind == AB_UINT || c->kind == AB_TIMESTAMP)

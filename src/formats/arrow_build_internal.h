@@ -90,12 +90,19 @@ void ab_col_free(ab_col *c);
 /* Gives column c the kind k (c is of type null so far: its rows become nulls of k). */
 jj_arrow_status ab_col_set_kind(ab_col *c, ab_kind k);
 int ab_col_add_kid(ab_col *c, ab_col *kid);
+/* An int64 column's values as doubles, in place (an integer met a fraction). */
+void ab_col_ints_to_doubles(ab_col *c);
 
 /* arrow_build_time.c: an ISO 8601 timestamp (see jetjson_arrow.h) in units of 10^-(3*unit)
  * seconds since 1970. allow_fraction: the forms a schema's timestamp reads (a fraction,
  * also "t", "z" and a comma before the fraction); without it, the forms pyarrow infers as
  * timestamp[s]. 0, or -1 when the text is not one (or does not fit in 64 bits). */
 int ab_parse_timestamp(const uint8_t *s, size_t n, int unit, bool allow_fraction, int64_t *out);
+
+/* arrow_build_merge.c: the parts read without a schema on several threads, given the
+ * types one pass over the whole input would infer, then finished (ab_finish).
+ * JJ_ARROW_TYPE_CHANGE where their types do not mix (read again on one thread). */
+jj_arrow_status ab_merge_parts(ab_part *parts, size_t n);
 
 /* arrow_build_export.c */
 /* The columns of a struct schema as fixed builders under a new root. */

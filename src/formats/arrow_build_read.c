@@ -9,9 +9,9 @@
  * A line that does not parse alone (a record across lines, two on a line) or any error
  * sends the whole input back to the exact way, whose results and errors are the rule.
  *
- * With a schema and threads, the input is cut at line ends into parts read by lines at
- * once, each into its own columns (the schema is fixed, so their batches simply follow
- * each other); a part that fails sends the whole input back to one thread. */
+ * With threads, the input is cut at line ends into parts read by lines at once, each
+ * into its own columns (without a schema, their inferred types are merged afterwards:
+ * arrow_build_merge.c); a part that fails sends the whole input back to one thread. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,7 +149,7 @@ typedef struct ab_job {
 static jj_arrow_status read_part(ab_read *r) {
     jj_arrow_status s = read_by_lines(r);
     if (!s && r->root->length > (r->n_ends ? r->ends[r->n_ends - 1] : 0)) s = end_batch(r);
-    if (!s) s = ab_finish(r->root);
+    if (!s && r->schema) s = ab_finish(r->root); /* inferred parts are finished once merged */
     return s;
 }
 
@@ -162,9 +162,10 @@ static void *job_run(void *arg) {
 /* Parts below this size are not worth a thread. */
 #define AB_MIN_PART ((size_t)1 << 18)
 
-/* With a schema (the same columns in every part, so that the parts' batches follow each
- * other as they are), on up to `threads` threads: the input cut at line ends. JJ_ARROW_OK
- * with *parts filled; otherwise nothing is kept and the caller reads on one thread. */
+/* On up to `threads` threads: the input cut at line ends, each part read into columns of
+ * its own (of the schema's types, or inferred and then merged: the parts' batches then
+ * follow each other as they are). JJ_ARROW_OK with *parts filled; otherwise nothing is
+ * kept and the caller reads on one thread. */
 static jj_arrow_status read_parallel(const ab_read *base, size_t threads, ab_part **parts, size_t *n_parts) {
     if (threads > base->len / AB_MIN_PART) threads = base->len / AB_MIN_PART;
     if (threads > 256) threads = 256;
@@ -215,6 +216,18 @@ static jj_arrow_status read_parallel(const ab_read *base, size_t threads, ab_par
     }
     *n_parts = s ? 0 : n;
     free(jobs);
+    if (!s && !base->schema) {
+        s = ab_merge_parts(*parts, n);
+        if (s) {
+            for (size_t i = 0; i < n; i++) {
+                ab_col_free((*parts)[i].root);
+                free((*parts)[i].batch_ends);
+            }
+            free(*parts);
+            *parts = NULL;
+            *n_parts = 0;
+        }
+    }
     return s;
 }
 
@@ -230,7 +243,7 @@ jj_arrow_status jj_arrow_read_ndjson(jj_parser *p, const uint8_t *buf, size_t le
     ab_part *parts = NULL;
     size_t n_parts = 0;
     jj_arrow_status s = JJ_ARROW_OK;
-    if (schema && opt && opt->threads > 1 && len < ((size_t)1 << 31)) {
+    if (opt && opt->threads > 1 && len < ((size_t)1 << 31)) {
         s = read_parallel(&r, opt->threads, &parts, &n_parts);
         if (s != JJ_ARROW_NOMEM) s = JJ_ARROW_OK; /* a failed part: all again on one thread */
     }
