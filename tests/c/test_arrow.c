@@ -261,6 +261,55 @@ static void test_threads(void) {
     free(text);
 }
 
+/* Without a schema, parts inferred apart and merged: the same schema as one thread. */
+static void test_threads_inferred(void) {
+    const char *halves[2][2] = {{"{\"a\":1,\"o\":{\"x\":null}}\n", "{\"a\":2.5,\"b\":\"2015-01-01\",\"o\":{\"y\":[1]}}\n"},
+                                {"{\"a\":1}\n", "{\"a\":\"x\"}\n"}};
+    size_t half = 300000;
+    char *text = malloc(2 * half + 64);
+    if (!text) return;
+    for (int clash = 0; clash < 2; clash++) {
+        size_t len = 0;
+        for (int h = 0; h < 2; h++) {
+            size_t n = strlen(halves[clash][h]);
+            for (size_t end = len + half; len < end; len += n) memcpy(text + len, halves[clash][h], n);
+        }
+        text[len] = 0;
+        jj_arrow_status status[2];
+        int64_t record[2] = {0, 0};
+        char formats[2][64];
+        for (int k = 0; k < 2; k++) {
+            jj_arrow_options opt = {0, false, k ? 2u : 1u};
+            read_result r;
+            r.status = jj_arrow_read_ndjson(&g_parser, (const uint8_t *)text, len, NULL, &opt, &r.stream, &r.rows,
+                                            &r.err);
+            status[k] = r.status;
+            record[k] = r.err.record;
+            formats[k][0] = 0;
+            if (r.status) continue;
+            struct ArrowSchema schema;
+            if (r.stream.get_schema(&r.stream, &schema) == 0) {
+                for (int64_t i = 0; i < schema.n_children; i++)
+                    snprintf(formats[k] + strlen(formats[k]), sizeof formats[k] - strlen(formats[k]), "%s:%s:%lld ",
+                             schema.children[i]->name, schema.children[i]->format,
+                             (long long)schema.children[i]->n_children);
+                schema.release(&schema);
+            }
+            r.stream.release(&r.stream);
+        }
+        if (clash) {
+            CHECK(status[0] == JJ_ARROW_TYPE_CHANGE && status[1] == status[0] && record[1] == record[0],
+                  "clash: %d %d, records %lld %lld", (int)status[0], (int)status[1], (long long)record[0],
+                  (long long)record[1]);
+        } else {
+            CHECK(status[0] == JJ_ARROW_OK && status[1] == JJ_ARROW_OK && !strcmp(formats[0], formats[1]) &&
+                      !strcmp(formats[0], "a:g:0 o:+s:2 b:tss::0 "),
+                  "merged schema: '%s' vs '%s'", formats[0], formats[1]);
+        }
+    }
+    free(text);
+}
+
 int main(void) {
     jj_parser_init(&g_parser);
     test_inference();
@@ -269,6 +318,7 @@ int main(void) {
     test_timestamps();
     test_schema();
     test_threads();
+    test_threads_inferred();
     jj_parser_free(&g_parser);
     return jj_test_report();
 }
