@@ -12,8 +12,8 @@ both orders; the best of --rounds is reported.
     POLARS_MAX_THREADS=1 python bench/bench_arrow.py [--mb 40] [--rounds 9]
 
 (polars runs on its own thread pool: POLARS_MAX_THREADS=1 makes it one thread, as the
-others are; pyarrow is told use_threads=False. With the schema, loads_arrow also runs
-with threads=2: its wall-clock time is the one to read, not --cpu's.)
+others are; pyarrow is told use_threads=False. loads_arrow also runs with threads=2:
+its wall-clock time is the one to read, not --cpu's.)
 """
 
 import argparse
@@ -110,8 +110,7 @@ def main():
             "jetjson.loads_arrow": lambda d, s=schema: pa.table(jetjson.loads_arrow(d, s)),
             "pyarrow.json.read_json": pyarrow_read(schema),
         }
-        if schema is not None:
-            contenders["jetjson.loads_arrow(threads=2)"] = lambda d, s=schema: pa.table(jetjson.loads_arrow(d, s, threads=2))
+        contenders["jetjson.loads_arrow(threads=2)"] = lambda d, s=schema: pa.table(jetjson.loads_arrow(d, s, threads=2))
         if polars and schema is None:
             contenders["polars.read_ndjson"] = lambda d: polars.read_ndjson(io.BytesIO(d))
         ours = contenders["jetjson.loads_arrow"](data)
