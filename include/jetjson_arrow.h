@@ -96,11 +96,11 @@ jj_arrow_status jj_arrow_read_ndjson(jj_parser *p, const uint8_t *buf, size_t le
                                      struct ArrowArrayStream *out, int64_t *num_rows,
                                      jj_arrow_error *err);
 
-/* A second stream over the table of `from` (a stream made by jj_arrow_read_ndjson, not
- * released), starting at the first batch: the holder of `from` can still answer
- * get_schema after handing the second one away. JJ_ARROW_OK or JJ_ARROW_NOMEM;
- * JJ_ARROW_SCHEMA when `from` is not such a stream. */
-jj_arrow_status jj_arrow_stream_share(const struct ArrowArrayStream *from, struct ArrowArrayStream *out);
+/* A copy of a schema without dictionaries (the one a stream from jj_arrow_read_ndjson
+ * gives, say) that lives on its own: names, formats, flags and children; the metadata is
+ * not copied. 0, or ENOMEM / EINVAL (out is then released). For a holder that gives the
+ * stream away and must still answer for its schema. */
+int jj_arrow_schema_copy(const struct ArrowSchema *from, struct ArrowSchema *out);
 
 #ifdef __cplusplus
 }

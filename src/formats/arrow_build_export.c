@@ -132,6 +132,44 @@ fail:
     return ENOMEM;
 }
 
+static int copy_schema(const struct ArrowSchema *from, struct ArrowSchema *out, int depth) {
+    memset(out, 0, sizeof *out);
+    if (depth > AB_MAX_DEPTH + 1 || from->n_children < 0) return EINVAL;
+    schema_priv *p = calloc(1, sizeof *p);
+    if (!p) return ENOMEM;
+    out->private_data = p;
+    out->release = schema_release;
+    out->flags = from->flags;
+    size_t n = (size_t)from->n_children;
+    if (n) {
+        p->kid_ptrs = calloc(n, sizeof *p->kid_ptrs);
+        p->kids = calloc(n, sizeof *p->kids);
+    }
+    p->name = copy_text(from->name ? from->name : "");
+    p->format = copy_text(from->format ? from->format : "");
+    if ((n && (!p->kid_ptrs || !p->kids)) || !p->name || !p->format) goto fail;
+    out->name = p->name;
+    out->format = p->format;
+    out->children = p->kid_ptrs;
+    for (size_t i = 0; i < n; i++) {
+        p->kid_ptrs[i] = &p->kids[i];
+        out->n_children = (int64_t)i + 1;
+        if (copy_schema(from->children[i], &p->kids[i], depth + 1)) goto fail;
+    }
+    return 0;
+fail:
+    schema_release(out);
+    return ENOMEM;
+}
+
+int jj_arrow_schema_copy(const struct ArrowSchema *from, struct ArrowSchema *out) {
+    if (from->dictionary) {
+        memset(out, 0, sizeof *out);
+        return EINVAL;
+    }
+    return copy_schema(from, out, 0);
+}
+
 /* ---- arrays out ---- */
 
 static void parts_free(ab_part *parts, size_t n) {
@@ -290,14 +328,4 @@ jj_arrow_status ab_stream_make(ab_table *t, struct ArrowArrayStream *out) {
     out->release = stream_release;
     out->private_data = p;
     return JJ_ARROW_OK;
-}
-
-jj_arrow_status jj_arrow_stream_share(const struct ArrowArrayStream *from, struct ArrowArrayStream *out) {
-    memset(out, 0, sizeof *out);
-    if (from->release != stream_release) return JJ_ARROW_SCHEMA;
-    stream_priv *p = from->private_data;
-    atomic_fetch_add(&p->table->refs, 1);
-    jj_arrow_status s = ab_stream_make(p->table, out);
-    if (s) ab_table_unref(p->table);
-    return s;
 }

@@ -84,7 +84,13 @@ static void test_inference(void) {
               "column %d: %s %s", i, schema.children[i]->name, schema.children[i]->format);
     CHECK(!strcmp(schema.children[4]->children[0]->format, "l"), "list item int64");
     CHECK(!strcmp(schema.children[5]->children[0]->format, "n"), "struct field of nulls");
+    struct ArrowSchema copy;
+    CHECK(jj_arrow_schema_copy(&schema, &copy) == 0, "schema copy");
     schema.release(&schema);
+    CHECK(copy.n_children == 7 && !strcmp(copy.children[3]->format, "tss:") &&
+              !strcmp(copy.children[4]->children[0]->name, "item") && copy.children[0]->flags == ARROW_FLAG_NULLABLE,
+          "the copy outlives its original");
+    copy.release(&copy);
     struct ArrowArray batch;
     CHECK(r.stream.get_next(&r.stream, &batch) == 0 && batch.release && batch.length == 3, "one batch of 3");
     r.stream.release(&r.stream); /* the batch outlives its stream */

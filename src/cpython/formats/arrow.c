@@ -16,7 +16,8 @@
 
 typedef struct jj_arrow_stream_obj {
     PyObject_HEAD
-    struct ArrowArrayStream stream; /* kept for the schema; batches go out through a share */
+    struct ArrowArrayStream stream; /* released (moved out) once the batches are taken */
+    struct ArrowSchema schema;      /* the batches' schema, copied for __arrow_c_schema__ */
     int64_t num_rows;
     int taken; /* the batches were handed over */
 } jj_arrow_stream_obj;
@@ -25,6 +26,7 @@ static void stream_obj_dealloc(PyObject *self) {
     jj_arrow_stream_obj *s = (jj_arrow_stream_obj *)self;
     PyTypeObject *type = Py_TYPE(self);
     if (s->stream.release) s->stream.release(&s->stream);
+    if (s->schema.release) s->schema.release(&s->schema);
     type->tp_free(self);
     Py_DECREF(type);
 }
@@ -60,16 +62,13 @@ static PyObject *stream_obj_c_stream(PyObject *self, PyObject *args, PyObject *k
     }
     struct ArrowArrayStream *out = malloc(sizeof *out);
     if (!out) return PyErr_NoMemory();
-    if (jj_arrow_stream_share(&s->stream, out) != JJ_ARROW_OK) {
-        free(out);
-        return PyErr_NoMemory();
-    }
+    *out = s->stream; /* moved: the consumer owns the batches (and their memory) now */
     PyObject *capsule = PyCapsule_New(out, "arrow_array_stream", capsule_free_stream);
     if (!capsule) {
-        out->release(out);
         free(out);
         return NULL;
     }
+    s->stream.release = NULL;
     s->taken = 1;
     return capsule;
 }
@@ -79,7 +78,7 @@ static PyObject *stream_obj_c_schema(PyObject *self, PyObject *unused) {
     jj_arrow_stream_obj *s = (jj_arrow_stream_obj *)self;
     struct ArrowSchema *out = malloc(sizeof *out);
     if (!out) return PyErr_NoMemory();
-    if (s->stream.get_schema(&s->stream, out) != 0) {
+    if (jj_arrow_schema_copy(&s->schema, out) != 0) {
         free(out);
         return PyErr_NoMemory();
     }
@@ -226,6 +225,7 @@ static PyObject *read_buffer(jj_state *st, jj_parser *parser, const uint8_t *buf
     PyObject *result = NULL;
     if (obj) {
         memset(&obj->stream, 0, sizeof obj->stream);
+        memset(&obj->schema, 0, sizeof obj->schema);
         obj->taken = 0;
         obj->num_rows = 0;
         jj_arrow_options opt = {(size_t)a->block_size, a->error_on_unknown_fields != 0, a->n_threads};
@@ -234,7 +234,9 @@ static PyObject *read_buffer(jj_state *st, jj_parser *parser, const uint8_t *buf
         PyThreadState *saved = unlock ? PyEval_SaveThread() : NULL;
         status = jj_arrow_read_ndjson(parser, buf, len, schema, &opt, &obj->stream, &obj->num_rows, &err);
         if (saved) PyEval_RestoreThread(saved);
-        if (status == JJ_ARROW_OK) {
+        if (status == JJ_ARROW_OK && obj->stream.get_schema(&obj->stream, &obj->schema) != 0) {
+            PyErr_NoMemory();
+        } else if (status == JJ_ARROW_OK) {
             result = (PyObject *)obj;
             obj = NULL;
         } else {
