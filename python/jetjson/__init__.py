@@ -340,3 +340,8 @@ __all__ += ["ValidationError"]
 from ._jetjson import dumpb_arrow  # noqa: E402
 
 __all__ += ["dumpb_arrow"]
+
+# NDJSON -> Apache Arrow (src/formats/arrow_build*.c, src/cpython/formats/arrow.c)
+from ._jetjson import ArrowStream, load_arrow_file, loads_arrow  # noqa: E402
+
+__all__ += ["ArrowStream", "load_arrow_file", "loads_arrow"]

@@ -69,6 +69,7 @@ __all__ = [
 __all__ += ["json_to_msgpack", "msgpack_to_json"]
 __all__ += ["ValidationError"]
 __all__ += ["dumpb_arrow"]
+__all__ += ["ArrowStream", "load_arrow_file", "loads_arrow"]
 
 class JSONDecodeError(json.JSONDecodeError): ...
 
@@ -443,3 +444,33 @@ def map_many(
 def dumpb_many(
     records: Iterable[Any], default: Callable[[Any], Any] | None = ..., option: int | None = ..., *, threads: int | None = ...
 ) -> bytes: ...
+
+# NDJSON -> Apache Arrow
+@final
+class ArrowStream:
+    """Record batches read by loads_arrow / load_arrow_file (Arrow PyCapsule interface)."""
+    @property
+    def num_rows(self) -> int | None: ...
+    def __arrow_c_stream__(self, /, requested_schema: object | None = None) -> object: ...
+    def __arrow_c_schema__(self, /) -> object: ...
+
+def loads_arrow(
+    data: _Text,
+    /,
+    schema: Any = None,
+    *,
+    block_size: int = 1048576,
+    error_on_unknown_fields: bool = False,
+    validate_skipped: bool = True,
+    threads: int | None = None,
+) -> ArrowStream: ...
+def load_arrow_file(
+    path: _Path,
+    /,
+    schema: Any = None,
+    *,
+    block_size: int = 1048576,
+    error_on_unknown_fields: bool = False,
+    validate_skipped: bool = True,
+    threads: int | None = None,
+) -> ArrowStream: ...

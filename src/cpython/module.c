@@ -328,6 +328,23 @@ static PyMethodDef jj_methods[] = {
      "types (binary, durations, maps...) raise ValueError naming the field.\n"
      "write_nulls=False leaves null fields out. threads (None or >= 0) is checked; the\n"
      "writing runs on the calling thread, GIL released."},
+    {"loads_arrow", (PyCFunction)(void (*)(void))jj_py_loads_arrow, METH_VARARGS | METH_KEYWORDS,
+     "loads_arrow(data, /, schema=None, *, block_size=1048576, error_on_unknown_fields=False,\n"
+     "            validate_skipped=True, threads=None)\n--\n\n"
+     "Reads NDJSON (one JSON object per line; bytes, bytearray, memoryview or str) into Arrow record\n"
+     "batches, returned as a jetjson.ArrowStream (pyarrow.table(s), polars.DataFrame(s)...). Without a\n"
+     "schema the types are inferred as pyarrow.json.read_json infers them; schema is a pyarrow.Schema\n"
+     "(or any object with __arrow_c_schema__) of bool, int64, uint64, float64, string, timestamp,\n"
+     "struct, list and null fields: absent fields are null, unknown keys skipped (or ValueError with\n"
+     "error_on_unknown_fields). A batch per block_size bytes of input. Every value is validated\n"
+     "(validate_skipped=False changes nothing). threads (None or 0: one per processor) threads\n"
+     "read parts of the input cut at line ends (a record must then be on one line, else it is all\n"
+     "read again on one thread, as when inferred types do not mix). The GIL is released.\n"
+     "Errors: ValueError naming the record (from 0) and the field."},
+    {"load_arrow_file", (PyCFunction)(void (*)(void))jj_py_load_arrow_file, METH_VARARGS | METH_KEYWORDS,
+     "load_arrow_file(path, /, schema=None, *, block_size=1048576, error_on_unknown_fields=False,\n"
+     "                validate_skipped=True, threads=None)\n--\n\n"
+     "loads_arrow on a file, mapped in memory (it must not shrink meanwhile)."},
     {"canonical", (PyCFunction)(void (*)(void))jj_canonical, METH_FASTCALL | METH_KEYWORDS,
      "canonical(obj, /, *, default=None)\n--\n\nThe RFC 8785 (JCS) canonical JSON of obj, as bytes: keys sorted by UTF-16\n"
      "code units, ECMAScript number text, no whitespace. NaN, Infinity, lone surrogates and\n"
@@ -366,6 +383,7 @@ static int jj_exec(PyObject *module) {
     if (jj_lazy_add_types(module, st) < 0 || jj_many_add_type(module, st) < 0) return -1;
     if (jj_native_init(st) < 0 || jj_dumpb_init(st, module) < 0) return -1;
     if (jj_typed_init(module, st) < 0) return -1;
+    if (jj_arrow_add_type(module, st) < 0) return -1;
     PyObject *loads = PyObject_GetAttrString(module, "loads");
     if (!loads) return -1;
     if (PyCFunction_Check(loads)) ((PyCFunctionObject *)loads)->vectorcall = jj_loads_vectorcall;
@@ -382,6 +400,7 @@ static int jj_traverse(PyObject *module, visitproc visit, void *arg) {
     Py_VISIT(st->json_decode_error);
     for (int i = 0; i < JJ_LT_COUNT_; i++) Py_VISIT(st->lazy_types[i]);
     Py_VISIT(st->many_type);
+    Py_VISIT(st->arrow_stream_type);
     int rc = jj_dumps_traverse_state(st, visit, arg);
     if (!rc) rc = jj_typed_traverse(st, visit, arg);
     return rc ? rc : jj_dumpb_traverse(st, visit, arg);
@@ -396,6 +415,7 @@ static int jj_clear(PyObject *module) {
     Py_CLEAR(st->json_decode_error);
     for (int i = 0; i < JJ_LT_COUNT_; i++) Py_CLEAR(st->lazy_types[i]);
     Py_CLEAR(st->many_type);
+    Py_CLEAR(st->arrow_stream_type);
     jj_dumps_clear_state(st);
     jj_dumpb_clear(st);
     jj_typed_clear(st);

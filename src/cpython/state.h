@@ -72,6 +72,7 @@ typedef struct jj_state {
     PyObject *typed_cache;     /* type -> compiled plan; starts over past JJ_TYPED_CACHE_MAX */
     PyObject *typed_env;       /* typing/dataclasses/enum objects the compiler compares to, made on first use */
     PyObject *Decoder;         /* jetjson.Decoder */
+    PyObject *arrow_stream_type; /* formats/arrow.c: jetjson.ArrowStream */
 } jj_state;
 
 /* encode_orjson.c: _dumpb_many(records, default, option), dumpb_many's engine. */
@@ -180,6 +181,11 @@ PyObject *jj_py_json_to_msgpack(PyObject *module, PyObject *const *args, Py_ssiz
 PyObject *jj_py_msgpack_to_json(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 /* formats/arrow_write.c: dumpb_arrow (module method). */
 PyObject *jj_py_dumpb_arrow(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+
+/* formats/arrow.c: loads_arrow, load_arrow_file (module methods) and jetjson.ArrowStream. */
+PyObject *jj_py_loads_arrow(PyObject *module, PyObject *args, PyObject *kwargs);
+PyObject *jj_py_load_arrow_file(PyObject *module, PyObject *args, PyObject *kwargs);
+int jj_arrow_add_type(PyObject *module, jj_state *st);
 
 /* input.c: the bytes to parse from a bytes/bytearray/memoryview/str object. */
 typedef struct jj_input {

@@ -1,0 +1,108 @@
+/* jetjson engine: NDJSON -> Apache Arrow record batches, without any value in between.
+ *
+ * jj_arrow_read_ndjson parses the records of a buffer (line by line with jj_parse_lazy,
+ * so that only the values read are converted; where a record is not alone on its line,
+ * by documents with jj_many_*) and appends each record's tape to column builders; the
+ * result is an ArrowArrayStream (jetjson_arrow_abi.h) of struct arrays (record batches),
+ * one per `block_size` bytes of input or so. Every record must be a JSON object (or
+ * null: a record of nulls, as pyarrow reads it). Every value is validated, skipped or
+ * not.
+ *
+ * Types: null "n", bool "b", int64 "l", uint64 "L", float64 "g", utf8 string "u",
+ * timestamp "ts{s,m,u,n}:[zone]", struct "+s", list "+l" (item field "item").
+ *
+ * Without a schema the types are inferred over the whole input as pyarrow.json.read_json
+ * infers them: fields in order of first appearance (nested objects likewise); a null
+ * takes the type of the other values (all null: type null); integers that fit in int64
+ * are int64, other numbers double (integers become doubles beside them); a column whose
+ * strings all read as ISO 8601 timestamps without a fraction ("2015-01-01",
+ * "2015-01-01T15:00:00Z", "2015-01-01 15:00+01:00") is timestamp[s]; other mixes are an
+ * error (JJ_ARROW_TYPE_CHANGE), as is a key twice in one object (JJ_ARROW_DUPLICATE).
+ *
+ * With a schema (a struct schema, as pyarrow exports a Schema), its fields are read: a
+ * field absent from a record is null, a key absent from the schema is skipped (an error
+ * with error_on_unknown_fields), a value of another type is JJ_ARROW_TYPE_CHANGE.
+ * Doubles take any number; int64 an integer that fits; uint64 a non-negative one; a
+ * timestamp an integer (units since 1970) or an ISO 8601 string: a date, optionally
+ * "T" or " " and HH, HH:MM, HH:MM:SS or HH:MM:SS.fraction (at most the unit's digits),
+ * optionally "Z" or an offset (+HH, +HHMM, +HH:MM); no offset means UTC. A lowercase "t"
+ * or "z" and a comma before the fraction are taken too (not when inferring).
+ *
+ * Memory: every buffer is 64-byte aligned and owned by the stream's shared table, which
+ * lives as long as the stream or any array exported from it (an atomic count: arrays and
+ * their children may be released in any order, from any thread). String bytes are
+ * copied: the input may go away once jj_arrow_read_ndjson returns.
+ *
+ * Threads: no global state; any number of calls at once (one parser each). With
+ * opt->threads > 1, parts of at least 256 KiB are read on threads of their own
+ * (pthreads), each record on one line; without a schema, the types the parts inferred
+ * are merged as one pass would have inferred them. A part that fails (or types that do
+ * not mix) makes the whole input read again on the calling thread, so results and
+ * errors do not depend on the threads. */
+#ifndef JETJSON_ARROW_H
+#define JETJSON_ARROW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "jetjson.h"
+#include "jetjson_arrow_abi.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum jj_arrow_status {
+    JJ_ARROW_OK = 0,
+    JJ_ARROW_NOMEM,        /* allocation failed */
+    JJ_ARROW_JSON,         /* a record is not valid JSON (json_error says why) */
+    JJ_ARROW_NOT_OBJECT,   /* a record is not a JSON object */
+    JJ_ARROW_TYPE_CHANGE,  /* a value's type does not fit its column */
+    JJ_ARROW_DUPLICATE,    /* a key twice in one object */
+    JJ_ARROW_UNKNOWN_FIELD,/* a key not in the schema (error_on_unknown_fields) */
+    JJ_ARROW_BAD_VALUE,    /* a number out of its type's range, a bad timestamp */
+    JJ_ARROW_SCHEMA,       /* the schema has a type that is not supported */
+    JJ_ARROW_TOO_LARGE     /* a string or list column past 2^31 - 1 bytes or items */
+} jj_arrow_status;
+
+/* A short English description of a status (static storage). */
+const char *jj_arrow_status_name(jj_arrow_status status);
+
+typedef struct jj_arrow_options {
+    size_t block_size;            /* bytes of input per batch (0: 1 MiB) */
+    bool error_on_unknown_fields; /* with a schema: a key it lacks is an error */
+    unsigned threads;             /* up to this many threads read parts of the input cut
+                                   * at line ends (0, 1: the calling thread) */
+} jj_arrow_options;
+
+/* Why a read failed: the status, the record (counting from 0), the field's path
+ * ("/a/b", "/tags/[]" for list items; "" for the record itself) and a message. */
+typedef struct jj_arrow_error {
+    jj_arrow_status status;
+    jj_error json_error;  /* JJ_ARROW_JSON: the parser's error */
+    size_t offset;        /* JJ_ARROW_JSON: its byte offset in the input */
+    int64_t record;
+    char field[256];      /* truncated if longer */
+    char message[160];
+} jj_arrow_error;
+
+/* Reads NDJSON buf[0..len) into *out (a stream to release with out->release). schema is
+ * NULL (infer) or a struct schema, only read (the caller keeps and releases it). The
+ * parser p is used for the documents. *num_rows gets the number of records. Returns
+ * JJ_ARROW_OK, or a status with *err filled (out is then left released). */
+jj_arrow_status jj_arrow_read_ndjson(jj_parser *p, const uint8_t *buf, size_t len,
+                                     const struct ArrowSchema *schema, const jj_arrow_options *opt,
+                                     struct ArrowArrayStream *out, int64_t *num_rows,
+                                     jj_arrow_error *err);
+
+/* A copy of a schema without dictionaries (the one a stream from jj_arrow_read_ndjson
+ * gives, say) that lives on its own: names, formats, flags and children; the metadata is
+ * not copied. 0, or ENOMEM / EINVAL (out is then released). For a holder that gives the
+ * stream away and must still answer for its schema. */
+int jj_arrow_schema_copy(const struct ArrowSchema *from, struct ArrowSchema *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,116 @@
+/* Shared by the NDJSON -> Arrow builder's files (arrow_build*.c): the column builders,
+ * the table they make, and the export to the C Data / C Stream interfaces. */
+#ifndef JJ_ARROW_BUILD_INTERNAL_H
+#define JJ_ARROW_BUILD_INTERNAL_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "jetjson_arrow.h"
+
+/* Nesting of objects and arrays the builders follow (their walk recurses, so it is
+ * bounded; deeper records are an error). */
+#define AB_MAX_DEPTH 100
+
+typedef enum ab_kind {
+    AB_NULL,
+    AB_BOOL,
+    AB_INT,
+    AB_UINT,
+    AB_DOUBLE,
+    AB_STRING,
+    AB_TIMESTAMP,
+    AB_STRUCT,
+    AB_LIST
+} ab_kind;
+
+/* A growable buffer, 64-byte aligned, its unused tail kept zeroed. */
+typedef struct ab_buf {
+    uint8_t *data;
+    size_t len, cap;
+} ab_buf;
+
+/* One column: its type, its values so far, its children (struct fields, list item). */
+typedef struct ab_col {
+    ab_kind kind;
+    bool fixed;    /* the type comes from a schema: it never changes */
+    bool ts_maybe; /* inferred strings: each one so far reads as a timestamp[s] */
+    char *name;
+    size_t name_len;
+    char *format;  /* timestamps: the format string with the unit and zone */
+    int ts_unit;   /* timestamps: 0 s, 1 ms, 2 us, 3 ns */
+    int64_t flags; /* ArrowSchema flags (nullable) */
+    int64_t length, null_count;
+    ab_buf valid;   /* validity bits */
+    ab_buf data;    /* bool bits, 8-byte values, or string bytes */
+    ab_buf offsets; /* int32 offsets of strings and lists */
+    ab_buf ts_values; /* ts_maybe: the strings read as seconds so far (8 bytes a row) */
+    struct ab_col **kids;
+    size_t n_kids, kids_cap;
+    uint32_t *slots; /* structs of many fields: a hash table of their indexes */
+    size_t n_slots;
+} ab_col;
+
+/* One part of the input read by one thread: its columns and where its batches end. */
+typedef struct ab_part {
+    ab_col *root;        /* a struct: the record batch's columns */
+    int64_t *batch_ends; /* rows at the end of each batch */
+    size_t n_batches;
+} ab_part;
+
+/* The built table, shared by the stream and every array exported from it: its parts'
+ * batches in order (every part has the same schema). */
+typedef struct ab_table {
+    atomic_long refs;
+    ab_part *parts;
+    size_t n_parts;
+} ab_table;
+
+/* A walk over one record's tape. */
+typedef struct ab_walk {
+    const uint8_t *input; /* what the tape's offsets count from */
+    const uint8_t *strings;
+    const uint64_t *tape;
+    jj_parser *lazy;      /* with a schema: the parser of a lazy tape (jj_parse_lazy) */
+    size_t input_len;
+    bool error_on_unknown;
+    jj_arrow_error *err;
+} ab_walk;
+
+/* arrow_build.c */
+/* Appends the record whose tape is w->tape (an object, or null: a row of nulls). */
+jj_arrow_status ab_append_record(ab_walk *w, ab_col *root);
+/* After the last record: struct fields caught up, string columns that are all
+ * timestamps turned into timestamps. */
+jj_arrow_status ab_finish(ab_col *root);
+ab_col *ab_col_new(const char *name, size_t name_len);
+void ab_col_free(ab_col *c);
+/* Gives column c the kind k (c is of type null so far: its rows become nulls of k). */
+jj_arrow_status ab_col_set_kind(ab_col *c, ab_kind k);
+int ab_col_add_kid(ab_col *c, ab_col *kid);
+/* An int64 column's values as doubles, in place (an integer met a fraction). */
+void ab_col_ints_to_doubles(ab_col *c);
+
+/* arrow_build_time.c: an ISO 8601 timestamp (see jetjson_arrow.h) in units of 10^-(3*unit)
+ * seconds since 1970. allow_fraction: the forms a schema's timestamp reads (a fraction,
+ * also "t", "z" and a comma before the fraction); without it, the forms pyarrow infers as
+ * timestamp[s]. 0, or -1 when the text is not one (or does not fit in 64 bits). */
+int ab_parse_timestamp(const uint8_t *s, size_t n, int unit, bool allow_fraction, int64_t *out);
+
+/* arrow_build_merge.c: the parts read without a schema on several threads, given the
+ * types one pass over the whole input would infer, then finished (ab_finish).
+ * JJ_ARROW_TYPE_CHANGE where their types do not mix (read again on one thread). */
+jj_arrow_status ab_merge_parts(ab_part *parts, size_t n);
+
+/* arrow_build_export.c */
+/* The columns of a struct schema as fixed builders under a new root. */
+jj_arrow_status ab_import_schema(const struct ArrowSchema *schema, ab_col **root, jj_arrow_error *err);
+/* A table of one reference over parts[0..n) (moved in; freed on failure: NULL). */
+ab_table *ab_table_new(ab_part *parts, size_t n);
+/* Wraps the table (whose one reference moves in) into a stream. */
+jj_arrow_status ab_stream_make(ab_table *t, struct ArrowArrayStream *out);
+void ab_table_unref(ab_table *t);
+
+#endif

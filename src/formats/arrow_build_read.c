@@ -1,0 +1,289 @@
+/* NDJSON -> Arrow: the entry point. Splits the input into records, parses each and
+ * hands its tape to the builders (arrow_build.c), then wraps the table into a stream.
+ *
+ * Two ways to split. By documents (jj_many_*): any JSON text sequence, records across
+ * lines, exact errors. First, by lines: each line gets a lazy parse (jj_parse_lazy:
+ * strings and numbers left as text, validated all the same, converted only where read:
+ * a field skipped by the schema costs no conversion, and a string without escapes is
+ * copied from the input as it is) without the whole-input index that jj_many builds.
+ * A line that does not parse alone (a record across lines, two on a line) or any error
+ * sends the whole input back to the exact way, whose results and errors are the rule.
+ *
+ * With threads, the input is cut at line ends into parts read by lines at once, each
+ * into its own columns (without a schema, their inferred types are merged afterwards:
+ * arrow_build_merge.c); a part that fails sends the whole input back to one thread. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arrow_build_internal.h"
+
+typedef struct ab_read {
+    jj_parser *parser;
+    jj_parser lazy;
+    const uint8_t *buf;
+    size_t len, block;
+    const struct ArrowSchema *schema;
+    const jj_arrow_options *opt;
+    jj_arrow_error *err;
+    ab_col *root;
+    int64_t *ends; /* rows at the end of each batch */
+    size_t n_ends, ends_cap, next_cut;
+} ab_read;
+
+static jj_arrow_status read_reset(ab_read *r) {
+    ab_col_free(r->root);
+    r->root = NULL;
+    r->n_ends = 0;
+    r->next_cut = r->block;
+    if (r->schema) {
+        jj_arrow_status s = ab_import_schema(r->schema, &r->root, r->err);
+        if (s) return s;
+    } else {
+        r->root = ab_col_new("", 0);
+        if (!r->root) return JJ_ARROW_NOMEM;
+        r->root->kind = AB_STRUCT;
+    }
+    r->root->flags = 0;
+    return JJ_ARROW_OK;
+}
+
+static jj_arrow_status end_batch(ab_read *r) {
+    if (r->n_ends == r->ends_cap) {
+        size_t cap = r->ends_cap ? r->ends_cap * 2 : 16;
+        int64_t *e = realloc(r->ends, cap * sizeof *e);
+        if (!e) return JJ_ARROW_NOMEM;
+        r->ends = e;
+        r->ends_cap = cap;
+    }
+    r->ends[r->n_ends++] = r->root->length;
+    return JJ_ARROW_OK;
+}
+
+/* A batch ends after the record that ends at or past each multiple of block bytes. */
+static jj_arrow_status note_record_end(ab_read *r, size_t end) {
+    if (end < r->next_cut) return JJ_ARROW_OK;
+    if (end_batch(r)) return JJ_ARROW_NOMEM;
+    while (r->next_cut <= end && r->next_cut != SIZE_MAX) r->next_cut = r->next_cut > SIZE_MAX - r->block ? SIZE_MAX : r->next_cut + r->block;
+    return JJ_ARROW_OK;
+}
+
+static jj_arrow_status json_error(ab_read *r, jj_error je, size_t offset) {
+    if (je == JJ_ERR_NOMEM) return JJ_ARROW_NOMEM;
+    r->err->status = JJ_ARROW_JSON;
+    r->err->json_error = je;
+    r->err->offset = offset;
+    snprintf(r->err->message, sizeof r->err->message, "%s at byte %zu", jj_error_name(je), offset);
+    return JJ_ARROW_JSON;
+}
+
+/* JJ_ARROW_OK, or JJ_ARROW_JSON when some line is not one whole record (the caller
+ * then reads by documents); other statuses are final. */
+static jj_arrow_status read_by_lines(ab_read *r) {
+    jj_parser *doc = &r->lazy;
+    ab_walk w = {NULL, NULL, NULL, doc, 0, r->opt && r->opt->error_on_unknown_fields, r->err};
+    size_t pos = 0;
+    for (int64_t record = 0;; record++) {
+        while (pos < r->len && (r->buf[pos] == ' ' || r->buf[pos] == '\n' || r->buf[pos] == '\r' || r->buf[pos] == '\t'))
+            pos++;
+        if (pos == r->len) return JJ_ARROW_OK;
+        const uint8_t *nl = memchr(r->buf + pos, '\n', r->len - pos);
+        size_t end = nl ? (size_t)(nl - r->buf) : r->len;
+        jj_error je = jj_parse_lazy(doc, r->buf + pos, end - pos);
+        if (je == JJ_ERR_NOMEM) return JJ_ARROW_NOMEM;
+        if (je != JJ_OK) return JJ_ARROW_JSON;
+        r->err->record = record;
+        w.input = r->buf + pos;
+        w.input_len = end - pos;
+        w.tape = doc->tape;
+        w.strings = doc->strings;
+        jj_arrow_status s = ab_append_record(&w, r->root);
+        if (!s) s = note_record_end(r, end);
+        if (s) return s;
+        pos = end;
+    }
+}
+
+static jj_arrow_status read_by_documents(ab_read *r) {
+    jj_many m;
+    jj_error je = jj_many_start(&m, r->parser, r->buf, r->len, 0);
+    if (je == JJ_ERR_TOO_LARGE) {
+        r->err->status = JJ_ARROW_TOO_LARGE;
+        snprintf(r->err->message, sizeof r->err->message, "input of 4 GiB or more");
+        return JJ_ARROW_TOO_LARGE;
+    }
+    if (je != JJ_OK) return JJ_ARROW_NOMEM;
+    ab_walk w = {r->buf, NULL, NULL, NULL, r->len, r->opt && r->opt->error_on_unknown_fields, r->err};
+    for (int64_t record = 0;; record++) {
+        size_t start, end;
+        je = jj_many_next(&m, &start, &end);
+        if (je == JJ_ERR_EMPTY) return JJ_ARROW_OK;
+        r->err->record = record;
+        if (je != JJ_OK) return json_error(r, je, r->parser->error_offset);
+        w.tape = r->parser->tape;
+        w.strings = r->parser->strings;
+        jj_arrow_status s = ab_append_record(&w, r->root);
+        if (!s) s = note_record_end(r, end);
+        if (s) return s;
+    }
+}
+
+const char *jj_arrow_status_name(jj_arrow_status status) {
+    static const char *const names[] = {
+        "ok", "out of memory", "invalid JSON", "a record is not a JSON object", "type change",
+        "field specified twice", "unknown field", "invalid value", "unsupported schema", "too large"};
+    return (unsigned)status < sizeof names / sizeof names[0] ? names[status] : "unknown error";
+}
+
+/* The lines of one part of the input, read into its own columns (on a thread of its own
+ * where one could be started). */
+typedef struct ab_job {
+    ab_read r;
+    jj_arrow_error err;
+    jj_arrow_status status;
+    pthread_t thread;
+    bool started;
+} ab_job;
+
+static jj_arrow_status read_part(ab_read *r) {
+    jj_arrow_status s = read_by_lines(r);
+    if (!s && r->root->length > (r->n_ends ? r->ends[r->n_ends - 1] : 0)) s = end_batch(r);
+    if (!s && r->schema) s = ab_finish(r->root); /* inferred parts are finished once merged */
+    return s;
+}
+
+static void *job_run(void *arg) {
+    ab_job *job = arg;
+    job->status = read_part(&job->r);
+    return NULL;
+}
+
+/* Parts below this size are not worth a thread. */
+#define AB_MIN_PART ((size_t)1 << 18)
+
+/* On up to `threads` threads: the input cut at line ends, each part read into columns of
+ * its own (of the schema's types, or inferred and then merged: the parts' batches then
+ * follow each other as they are). JJ_ARROW_OK with *parts filled; otherwise nothing is
+ * kept and the caller reads on one thread. */
+static jj_arrow_status read_parallel(const ab_read *base, size_t threads, ab_part **parts, size_t *n_parts) {
+    if (threads > base->len / AB_MIN_PART) threads = base->len / AB_MIN_PART;
+    if (threads > 256) threads = 256;
+    if (threads < 2) return JJ_ARROW_JSON;
+    ab_job *jobs = calloc(threads, sizeof *jobs);
+    if (!jobs) return JJ_ARROW_NOMEM;
+    size_t n = 0, from = 0;
+    jj_arrow_status s = JJ_ARROW_OK;
+    for (size_t i = 0; i < threads && from < base->len; i++) {
+        size_t to = base->len;
+        if (i + 1 < threads) {
+            size_t target = base->len / threads * (i + 1);
+            const uint8_t *nl = target > from ? memchr(base->buf + target, '\n', base->len - target) : NULL;
+            to = nl ? (size_t)(nl - base->buf) + 1 : base->len;
+        }
+        ab_job *job = &jobs[n++];
+        job->r = *base;
+        job->r.buf = base->buf + from;
+        job->r.len = to - from;
+        job->r.root = NULL;
+        job->r.ends = NULL;
+        job->r.n_ends = job->r.ends_cap = 0;
+        job->r.err = &job->err;
+        jj_parser_init(&job->r.lazy);
+        from = to;
+    }
+    for (size_t i = 0; i < n; i++) {
+        jobs[i].status = read_reset(&jobs[i].r);
+        if (jobs[i].status) continue;
+        /* the last part is read here, and any part whose thread could not start */
+        jobs[i].started = i + 1 < n && pthread_create(&jobs[i].thread, NULL, job_run, &jobs[i]) == 0;
+        if (!jobs[i].started) job_run(&jobs[i]);
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (jobs[i].started) pthread_join(jobs[i].thread, NULL);
+        if (jobs[i].status && (!s || jobs[i].status == JJ_ARROW_NOMEM)) s = jobs[i].status;
+    }
+    *parts = s ? NULL : calloc(n, sizeof **parts);
+    if (!s && !*parts) s = JJ_ARROW_NOMEM;
+    for (size_t i = 0; i < n; i++) {
+        jj_parser_free(&jobs[i].r.lazy);
+        if (!s) {
+            (*parts)[i] = (ab_part){jobs[i].r.root, jobs[i].r.ends, jobs[i].r.n_ends};
+        } else {
+            ab_col_free(jobs[i].r.root);
+            free(jobs[i].r.ends);
+        }
+    }
+    *n_parts = s ? 0 : n;
+    free(jobs);
+    if (!s && !base->schema) {
+        s = ab_merge_parts(*parts, n);
+        if (s) {
+            for (size_t i = 0; i < n; i++) {
+                ab_col_free((*parts)[i].root);
+                free((*parts)[i].batch_ends);
+            }
+            free(*parts);
+            *parts = NULL;
+            *n_parts = 0;
+        }
+    }
+    return s;
+}
+
+jj_arrow_status jj_arrow_read_ndjson(jj_parser *p, const uint8_t *buf, size_t len,
+                                     const struct ArrowSchema *schema, const jj_arrow_options *opt,
+                                     struct ArrowArrayStream *out, int64_t *num_rows,
+                                     jj_arrow_error *err) {
+    memset(err, 0, sizeof *err);
+    memset(out, 0, sizeof *out);
+    *num_rows = 0;
+    ab_read r = {.parser = p, .buf = buf, .len = len, .schema = schema, .opt = opt, .err = err};
+    r.block = opt && opt->block_size ? opt->block_size : (size_t)1 << 20;
+    ab_part *parts = NULL;
+    size_t n_parts = 0;
+    jj_arrow_status s = JJ_ARROW_OK;
+    if (opt && opt->threads > 1 && len < ((size_t)1 << 31)) {
+        s = read_parallel(&r, opt->threads, &parts, &n_parts);
+        if (s != JJ_ARROW_NOMEM) s = JJ_ARROW_OK; /* a failed part: all again on one thread */
+    }
+    if (!s && !parts) {
+        jj_parser_init(&r.lazy);
+        s = read_reset(&r);
+        if (!s && len < ((size_t)1 << 31)) {
+            s = read_by_lines(&r);
+            if (s && s != JJ_ARROW_NOMEM) {
+                /* redone the exact way, whose errors (record numbers included) are the rule */
+                memset(err, 0, sizeof *err);
+                s = read_reset(&r);
+                if (!s) s = read_by_documents(&r);
+            }
+        } else if (!s) {
+            s = read_by_documents(&r);
+        }
+        jj_parser_free(&r.lazy);
+        if (!s && r.root->length > (r.n_ends ? r.ends[r.n_ends - 1] : 0)) s = end_batch(&r);
+        if (!s) s = ab_finish(r.root);
+        if (!s && !(parts = malloc(sizeof *parts))) s = JJ_ARROW_NOMEM;
+        if (!s) {
+            parts[0] = (ab_part){r.root, r.ends, r.n_ends};
+            n_parts = 1;
+            r.root = NULL;
+            r.ends = NULL;
+        }
+    }
+    if (!s) {
+        ab_table *t = ab_table_new(parts, n_parts); /* frees the parts on failure */
+        s = t ? ab_stream_make(t, out) : JJ_ARROW_NOMEM;
+        if (!s) {
+            for (size_t i = 0; i < n_parts; i++) *num_rows += parts[i].root->length;
+            return JJ_ARROW_OK;
+        }
+        if (t) ab_table_unref(t);
+    }
+    if (s == JJ_ARROW_NOMEM) snprintf(err->message, sizeof err->message, "out of memory");
+    err->status = s;
+    ab_col_free(r.root);
+    free(r.ends);
+    return s;
+}

@@ -1,0 +1,88 @@
+/* ISO 8601 timestamps for the Arrow builder: the forms pyarrow's JSON reader takes
+ * (jetjson_arrow.h lists them), turned into a count of units since 1970-01-01 UTC. */
+#include "arrow_build_internal.h"
+
+/* Reads exactly n digits at s into *v. */
+static int digits(const uint8_t *s, int n, int *v) {
+    int x = 0;
+    for (int i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9') return -1;
+        x = x * 10 + (s[i] - '0');
+    }
+    *v = x;
+    return 0;
+}
+
+static bool leap(int y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
+
+static int month_days(int y, int m) {
+    static const int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    return m == 2 && leap(y) ? 29 : days[m - 1];
+}
+
+/* Days from 1970-01-01 to y-m-d (proleptic Gregorian): whole 400-year eras, then the
+ * years and months of the era counted from March, so that the leap day comes last. */
+static int64_t days_since_epoch(int y, int m, int d) {
+    int64_t yy = m <= 2 ? y - 1 : y;
+    int64_t era = (yy >= 0 ? yy : yy - 399) / 400;
+    int64_t year_of_era = yy - era * 400;
+    int64_t month_from_march = m > 2 ? m - 3 : m + 9;
+    int64_t day_of_year = (153 * month_from_march + 2) / 5 + d - 1;
+    int64_t day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+    return era * 146097 + day_of_era - 719468;
+}
+
+int ab_parse_timestamp(const uint8_t *s, size_t n, int unit, bool allow_fraction, int64_t *out) {
+    static const int64_t per_second[] = {1, 1000, 1000000, 1000000000};
+    int y, mo, d, h = 0, mi = 0, sec = 0;
+    int64_t frac = 0;
+    size_t i = 10;
+    if (n < 10 || digits(s, 4, &y) || s[4] != '-' || digits(s + 5, 2, &mo) || s[7] != '-' || digits(s + 8, 2, &d))
+        return -1;
+    if (mo < 1 || mo > 12 || d < 1 || d > month_days(y, mo)) return -1;
+    int64_t offset_minutes = 0;
+    if (i < n) {
+        /* read with a schema, a lowercase t or z and a comma before the fraction are taken
+         * too; inference takes what pyarrow infers, which they are not */
+        if (s[i] != 'T' && s[i] != ' ' && !(allow_fraction && s[i] == 't')) return -1;
+        if (n < i + 3 || digits(s + i + 1, 2, &h) || h > 23) return -1;
+        i += 3;
+        if (i < n && s[i] == ':') {
+            if (n < i + 3 || digits(s + i + 1, 2, &mi) || mi > 59) return -1;
+            i += 3;
+            if (i < n && s[i] == ':') {
+                if (n < i + 3 || digits(s + i + 1, 2, &sec) || sec > 59) return -1;
+                i += 3;
+                if (i < n && (s[i] == '.' || (allow_fraction && s[i] == ','))) {
+                    int count = 0;
+                    if (!allow_fraction) return -1;
+                    for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++, count++) {
+                        if (count >= 3 * unit) return -1; /* more digits than the unit keeps */
+                        frac = frac * 10 + (s[i] - '0');
+                    }
+                    if (count == 0) return -1;
+                    for (; count < 3 * unit; count++) frac *= 10;
+                }
+            }
+        }
+        if (i < n && (s[i] == 'Z' || (allow_fraction && s[i] == 'z'))) {
+            i++;
+        } else if (i < n && (s[i] == '+' || s[i] == '-')) {
+            int sign = s[i] == '-' ? -1 : 1, oh, om = 0;
+            if (n < i + 3 || digits(s + i + 1, 2, &oh) || oh > 23) return -1;
+            i += 3;
+            if (i < n) {
+                if (s[i] == ':') i++;
+                if (n < i + 2 || digits(s + i, 2, &om) || om > 59) return -1;
+                i += 2;
+            }
+            offset_minutes = sign * (oh * 60 + om);
+        }
+        if (i != n) return -1;
+    }
+    int64_t seconds = days_since_epoch(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec - offset_minutes * 60;
+    int64_t v;
+    if (__builtin_mul_overflow(seconds, per_second[unit], &v) || __builtin_add_overflow(v, frac, &v)) return -1;
+    *out = v;
+    return 0;
+}
