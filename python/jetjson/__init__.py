@@ -128,9 +128,21 @@ def _many_args(format, batch_size, threads):
         raise ValueError(f"format must be one of {', '.join(map(repr, _FORMATS))}, not {format!r}")
     if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size <= 0:
         raise ValueError(f"batch_size must be a positive int, not {batch_size!r}")
-    if threads is not None and (not isinstance(threads, int) or isinstance(threads, bool) or threads < 0):
-        raise ValueError(f"threads must be None or an int >= 0, not {threads!r}")
     return code
+
+
+def _many_workers(threads):
+    """Pool workers for ``threads``: None, 0 and 1 read on the calling thread; N > 1 adds
+    N - 1 engine workers (parsing windows ahead) to it; -1 means os.cpu_count() threads."""
+    if threads is None:
+        return 0
+    if not isinstance(threads, int) or isinstance(threads, bool) or threads < -1:
+        raise ValueError(f"threads must be None or an int >= -1, not {threads!r}")
+    if threads == -1:
+        import os
+
+        threads = os.cpu_count() or 1
+    return max(threads - 1, 0)
 
 
 def _mapped(path):
@@ -158,10 +170,14 @@ def loads_many(data, *, format="whitespace", fields=None, default=None, threads=
     document then gives the value there (or a tuple of them), ``default`` where a
     pointer leads nowhere. A malformed document raises ``JSONDecodeError`` with json's
     message and its position in the whole input, after the documents before it. With
-    ``threads`` (an int; 0 for one per processor) the result is a list.
+    ``threads`` (an int) the result is a list: ``threads=N`` (N > 1) parses the windows
+    ahead on N - 1 engine threads, GIL released, while the calling thread builds the
+    objects in order (results and errors as without threads; in-memory input in the
+    formats "whitespace" and "lines" only, the rest is read on the calling thread);
+    0 or 1: the calling thread alone; -1: ``os.cpu_count()`` threads.
     """
     code = _many_args(format, batch_size, threads)
-    it = _many(data, code, False, fields, default, batch_size)
+    it = _many(data, code, False, fields, default, batch_size, _many_workers(threads))
     return it if threads is None else list(it)
 
 
@@ -178,20 +194,23 @@ def parse_many_file(path, **kw):
 def parse_many(data, *, format="whitespace", threads=None, batch_size=_BATCH_SIZE):
     """The documents of ``data`` one by one, as ``parse`` returns them (lazy views of
     objects and arrays, which stay valid after the iterator moves on). Formats and
-    errors as ``loads_many``; with ``threads`` the result is a list."""
+    errors as ``loads_many``; with ``threads`` the result is a list (``threads`` as
+    ``loads_many`` takes it)."""
     code = _many_args(format, batch_size, threads)
-    it = _many(data, code, True, None, None, batch_size)
+    it = _many(data, code, True, None, None, batch_size, _many_workers(threads))
     return it if threads is None else list(it)
 
 
 def map_many(fn, data, *, format="whitespace", fields=None, default=None, drop_none=False, threads=None,
              lazy=False, batch_size=_BATCH_SIZE):
     """``[fn(doc) for doc in loads_many(data, ...)]`` (documents as ``parse`` gives them
-    with ``lazy=True``), leaving out the results that are None with ``drop_none``."""
+    with ``lazy=True``), leaving out the results that are None with ``drop_none``.
+    ``threads`` as ``loads_many`` takes it; ``fn`` is always called on the calling
+    thread, in document order."""
     if lazy and fields is not None:
         raise ValueError("fields cannot be combined with lazy=True")
     code = _many_args(format, batch_size, threads)
-    it = _many(data, code, bool(lazy), fields, default, batch_size)
+    it = _many(data, code, bool(lazy), fields, default, batch_size, _many_workers(threads))
     if drop_none:
         return [r for r in map(fn, it) if r is not None]
     return list(map(fn, it))
