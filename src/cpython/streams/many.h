@@ -88,6 +88,7 @@ typedef struct jj_many_iter {
     struct jj_many_threads *threads;
     jj_window *ahead;
     size_t ahead_next;       /* its next document */
+    size_t ahead_hits, ahead_misses; /* windows read from the pool / dropped (tests) */
     jj_parser ahead_view;    /* a read-only view of that document's tape */
     /* fields= */
     PyObject *fields;        /* tuple of the pointers as bytes, or NULL */
@@ -142,6 +143,8 @@ int jj_stream_append(jj_many_iter *it, const uint8_t *bytes, size_t n);
  * or for `want` bytes from `from` (at least twice what is in hand). */
 void jj_stream_gate(jj_many_iter *it, size_t from, size_t want);
 extern PyMethodDef jj_stream_methods[];
+/* _ahead(): (windows read from the pool, windows dropped, reading ahead now) for tests. */
+PyObject *jj_threads_stats(PyObject *self, PyObject *unused);
 int jj_many_add_type(PyObject *module, jj_state *st);
 
 #endif

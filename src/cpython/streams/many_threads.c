@@ -169,6 +169,8 @@ void jj_threads_stop(jj_many_iter *it) {
     jj_many_threads *t = it->threads;
     if (!t) return;
     jj_drop_ahead(t);
+    it->ahead_hits += t->hits;
+    it->ahead_misses += t->misses;
     for (size_t k = 0; k <= t->depth; k++) {
         if (!t->slots[k]) continue;
         jj_window_free(t->slots[k]);
@@ -177,4 +179,12 @@ void jj_threads_stop(jj_many_iter *it) {
     free(t);
     it->threads = NULL;
     it->ahead = NULL;
+}
+
+PyObject *jj_threads_stats(PyObject *self, PyObject *unused) {
+    (void)unused;
+    jj_many_iter *it = (jj_many_iter *)self;
+    jj_many_threads *t = it->threads;
+    size_t hits = it->ahead_hits + (t ? t->hits : 0), misses = it->ahead_misses + (t ? t->misses : 0);
+    return Py_BuildValue("nnO", (Py_ssize_t)hits, (Py_ssize_t)misses, t && !t->off ? Py_True : Py_False);
 }
