@@ -50,6 +50,11 @@ int jj_pool_submit(jj_pool_task *t, unsigned workers);
  * calling thread (a waiter never waits on a queue). Returns JJ_TASK_DONE, or JJ_TASK_LOST
  * (after a fork: t did not finish and never will) or JJ_TASK_IDLE (never submitted). */
 jj_task_state jj_pool_wait(jj_pool_task *t);
+/* Runs t on the calling thread when no worker has taken it yet: 1 (t is then DONE), else
+ * 0 (it runs elsewhere, or is not queued). For a waiter with nothing else to do. */
+int jj_pool_run_here(jj_pool_task *t);
+/* t's state now (it may change right after, unless it is DONE, LOST or IDLE). */
+jj_task_state jj_pool_state(const jj_pool_task *t);
 /* Takes t back when no worker has started it (it then never runs), else waits for it.
  * Afterwards the pool no longer touches t. Returns the state t was left in. */
 jj_task_state jj_pool_cancel(jj_pool_task *t);

@@ -130,16 +130,33 @@ int jj_pool_submit(jj_pool_task *t, unsigned workers) {
     return ok ? 0 : -1;
 }
 
-jj_task_state jj_pool_wait(jj_pool_task *t) {
+int jj_pool_run_here(jj_pool_task *t) {
     pthread_mutex_lock(&jj_pool_lock);
-    if (t->state == JJ_TASK_QUEUED) { /* nobody took it: run it here */
-        jj_queue_remove(t);
-        t->state = JJ_TASK_RUNNING;
+    if (t->state != JJ_TASK_QUEUED) {
         pthread_mutex_unlock(&jj_pool_lock);
-        t->run(t->arg);
-        pthread_mutex_lock(&jj_pool_lock);
-        t->state = JJ_TASK_DONE;
+        return 0;
     }
+    jj_queue_remove(t);
+    t->state = JJ_TASK_RUNNING;
+    pthread_mutex_unlock(&jj_pool_lock);
+    t->run(t->arg);
+    pthread_mutex_lock(&jj_pool_lock);
+    t->state = JJ_TASK_DONE;
+    pthread_cond_broadcast(&jj_pool_done);
+    pthread_mutex_unlock(&jj_pool_lock);
+    return 1;
+}
+
+jj_task_state jj_pool_state(const jj_pool_task *t) {
+    pthread_mutex_lock(&jj_pool_lock);
+    jj_task_state s = t->state;
+    pthread_mutex_unlock(&jj_pool_lock);
+    return s;
+}
+
+jj_task_state jj_pool_wait(jj_pool_task *t) {
+    jj_pool_run_here(t); /* nobody took it: run it here */
+    pthread_mutex_lock(&jj_pool_lock);
     while (t->state == JJ_TASK_RUNNING) pthread_cond_wait(&jj_pool_done, &jj_pool_lock);
     jj_task_state s = t->state;
     pthread_mutex_unlock(&jj_pool_lock);

@@ -40,21 +40,40 @@ static void jj_window_reset(jj_window *w) {
     w->strings_len = 0;
 }
 
-/* Keeps the tape and strings of the document p just parsed in the window's buffers. */
-static int jj_window_keep(jj_window *w, jj_window_doc *d, const jj_parser *p) {
-    if (!jj_grow((void **)&w->tape, &w->tape_cap, w->tape_len + p->tape_len, sizeof *w->tape) ||
-        !jj_grow((void **)&w->strings, &w->strings_cap, w->strings_len + p->strings_len + 1, 1))
+/* jj_many_next writes its tape and strings at the start of the parser's buffers, after
+ * making room for the document (2 tape words per index entry, and its bytes plus slack of
+ * string buffer) only when they lack it. The parser is lent the unused end of the
+ * window's buffers, with room for anything the rest of the window may hold, so the
+ * documents land one after the other without a copy. */
+static int jj_lend_buffers(jj_window *w, const jj_many *m) {
+    jj_parser *p = &w->parser;
+    size_t entries = p->index_len - m->next;
+    size_t tape_room = 2 * entries + 2, strings_room = w->len + 64 + 1;
+    if (!jj_grow((void **)&w->tape, &w->tape_cap, w->tape_len + tape_room, sizeof *w->tape) ||
+        !jj_grow((void **)&w->strings, &w->strings_cap, w->strings_len + strings_room, 1))
         return 0;
-    memcpy(w->tape + w->tape_len, p->tape, p->tape_len * sizeof *p->tape);
-    if (p->strings_len) memcpy(w->strings + w->strings_len, p->strings, p->strings_len);
-    d->tape_at = w->tape_len;
-    d->tape_len = p->tape_len;
-    d->strings_at = w->strings_len;
-    d->strings_len = p->strings_len;
-    d->max_depth = p->max_depth;
-    w->tape_len += p->tape_len;
-    w->strings_len += p->strings_len;
+    p->tape = w->tape + w->tape_len;
+    p->tape_cap = w->tape_cap - w->tape_len;
+    p->strings = w->strings + w->strings_len;
+    p->strings_cap = w->strings_cap - w->strings_len;
     return 1;
+}
+
+/* Takes the lent buffers back: the document p parsed becomes d's slice. */
+static void jj_keep_document(jj_window *w, jj_window_doc *d, int parsed) {
+    jj_parser *p = &w->parser;
+    if (parsed) {
+        d->tape_at = w->tape_len;
+        d->tape_len = p->tape_len;
+        d->strings_at = w->strings_len;
+        d->strings_len = p->strings_len;
+        d->max_depth = p->max_depth;
+        w->tape_len += p->tape_len;
+        w->strings_len += p->strings_len;
+    }
+    p->tape = NULL; /* never the parser's to free */
+    p->strings = NULL;
+    p->tape_cap = p->strings_cap = 0;
 }
 
 void jj_window_retarget(jj_window *w, const uint8_t *buf, size_t len, unsigned flags) {
@@ -85,14 +104,18 @@ void jj_window_parse(jj_window *w) {
             d->err = err;
             return;
         }
+        if (!w->one_per_doc && !jj_lend_buffers(w, &m)) {
+            d->err = JJ_ERR_NOMEM;
+            return;
+        }
         d->err = jj_many_next(&m, &d->start, &d->end);
+        if (!w->one_per_doc) jj_keep_document(w, d, d->err == JJ_OK);
         if (d->err != JJ_OK) return;
         if (w->one_per_doc) { /* the document alone, lazily, as the consumer would parse it */
             d->lazy_err = jj_parse_lazy(&w->lazy_parser, w->buf + d->start, d->end - d->start);
             if (d->lazy_err == JJ_OK) jj_doc_take(&w->lazy_parser, &d->doc, w->buf + d->start, d->end - d->start);
             continue;
         }
-        if (!jj_window_keep(w, d, &w->parser)) d->err = JJ_ERR_NOMEM;
     }
 }
 
