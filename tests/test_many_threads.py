@@ -338,3 +338,29 @@ def test_sub_interpreter_smoke():
         "got = jetjson.loads_many(data, threads=3, batch_size=4096)\n"
         "assert got == [{'i': i, 's': 'x'} for i in range(5000)], 'threads in a sub-interpreter'\n"
     )
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="no fork()")
+def test_fork_with_windows_in_work():
+    # the child inherits an iterator whose windows were queued or running on workers it
+    # does not have: it must finish the stream (on its own thread) and never hang
+    import os
+    import signal
+
+    data = stream_with_error("lines", "none", "syntax", n=40000)  # 256 KiB windows, ~0.5 ms each
+    exp = drain(many(data, "lines", batch=1 << 18))
+    it = many(data, "lines", 3, batch=1 << 18)
+    got = [next(it)]  # the first window is read here; the next ones are in work now
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child reports through its exit status
+        signal.alarm(60)
+        try:
+            rest = got + drain(it)
+            more = jetjson.loads_many(data, threads=3, batch_size=4096)  # a new pool in the child
+            ok = not first_difference(rest, exp) and not first_difference(more, exp)
+        except BaseException:
+            ok = False
+        os._exit(0 if ok else 1)
+    identical(got + drain(it), exp, "parent")
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
