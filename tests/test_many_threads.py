@@ -166,6 +166,10 @@ def test_public_api(threads, where):
         identical(got, exp, f"loads_many threads={threads}")
     else:
         assert isinstance(got, ValueError) and exc_key(got) == exc_key(exp)
+        # the documents before the error come with it
+        identical(got.documents, drain(jetjson.loads_many(data, batch_size=BATCH))[:-1], "documents")
+        views = pytest.raises(ValueError, jetjson.parse_many, data, threads=threads, batch_size=BATCH)
+        identical([plain(v) for v in views.value.documents], got.documents, "parse_many documents")
 
 
 def test_fields_and_map_many():

@@ -131,6 +131,18 @@ def _many_args(format, batch_size, threads):
     return code
 
 
+def _all(it):
+    """The documents of a stream as a list; an error raised on the way carries the
+    documents read before it as its ``documents`` (as ``Decoder.close`` does)."""
+    out = []
+    try:
+        out.extend(it)
+    except (ValueError, RecursionError) as e:
+        e.documents = out
+        raise
+    return out
+
+
 def _many_workers(threads):
     """Pool workers for ``threads``: None, 0 and 1 read on the calling thread; N > 1 adds
     N - 1 engine workers (parsing windows ahead) to it; -1 means os.cpu_count() threads."""
@@ -174,11 +186,12 @@ def loads_many(data, *, format="whitespace", fields=None, default=None, threads=
     ahead on N - 1 engine threads, GIL released, while the calling thread builds the
     objects in order (results and errors as without threads; in-memory input in the
     formats "whitespace" and "lines" only, the rest is read on the calling thread);
-    0 or 1: the calling thread alone; -1: ``os.cpu_count()`` threads.
+    0 or 1: the calling thread alone; -1: ``os.cpu_count()`` threads. An error then
+    carries the documents before it as its ``documents`` attribute.
     """
     code = _many_args(format, batch_size, threads)
     it = _many(data, code, False, fields, default, batch_size, _many_workers(threads))
-    return it if threads is None else list(it)
+    return it if threads is None else _all(it)
 
 
 def load_many_file(path, **kw):
@@ -198,7 +211,7 @@ def parse_many(data, *, format="whitespace", threads=None, batch_size=_BATCH_SIZ
     ``loads_many`` takes it)."""
     code = _many_args(format, batch_size, threads)
     it = _many(data, code, True, None, None, batch_size, _many_workers(threads))
-    return it if threads is None else list(it)
+    return it if threads is None else _all(it)
 
 
 def map_many(fn, data, *, format="whitespace", fields=None, default=None, drop_none=False, threads=None,
