@@ -28,8 +28,9 @@ typedef struct jj_many_threads {
     unsigned workers;
     size_t depth;                  /* windows in work at once */
     jj_window *slots[JJ_AHEAD_MAX + 1];
-    size_t head, count;            /* in work: slots[head], slots[head + 1]... (mod depth + 1) */
-    int current;                   /* the slot being read, or -1 */
+    /* in work: slots[head], slots[head + 1]... (mod depth + 1); the slot before head
+     * holds the window being read, so at most depth are in work */
+    size_t head, count;
     size_t plan_at;                /* where the next window to submit starts */
     size_t hits, misses;
     int off;                       /* stopped reading ahead for good */
@@ -38,10 +39,10 @@ typedef struct jj_many_threads {
 static size_t jj_slot_at(const jj_many_threads *t, size_t k) { return (t->head + k) % (t->depth + 1); }
 
 int jj_threads_start(jj_many_iter *it, Py_ssize_t workers) {
-    if (it->streamed || (it->format != JJ_FMT_WHITESPACE && it->format != JJ_FMT_LINES) || it->len <= it->batch)
-        return 0; /* read on this thread (see above); one window needs nobody else */
+    if (it->streamed || (it->format != JJ_FMT_WHITESPACE && it->format != JJ_FMT_LINES))
+        return 0; /* read on this thread (see above) */
     if (it->batch > JJ_AHEAD_WINDOW) it->batch = JJ_AHEAD_WINDOW; /* the results do not depend on it */
-    if (it->len <= it->batch) return 0;
+    if (it->len <= it->batch) return 0; /* one window needs nobody else */
     jj_many_threads *t = calloc(1, sizeof *t);
     if (!t) {
         PyErr_NoMemory();
@@ -53,7 +54,6 @@ int jj_threads_start(jj_many_iter *it, Py_ssize_t workers) {
      * tape and strings */
     t->depth = 2 * (size_t)t->workers + 2;
     if (t->depth > JJ_AHEAD_MAX) t->depth = JJ_AHEAD_MAX;
-    t->current = -1;
     t->plan_at = SIZE_MAX; /* nothing planned: the first window is opened here */
     it->threads = t;
     return 0;
@@ -127,8 +127,7 @@ static void jj_plan(jj_many_iter *it, jj_many_threads *t) {
 
 int jj_threads_open(jj_many_iter *it, size_t want) {
     jj_many_threads *t = it->threads;
-    it->ahead = NULL;
-    t->current = -1; /* the window read last is done with: its slot may be reused */
+    it->ahead = NULL; /* the window read last is done with: its slot may be reused */
     size_t head = t->head;
     jj_window *w = t->count ? t->slots[head] : NULL;
     if (w && want == it->batch && w->buf == it->buf + it->pos) {
@@ -137,7 +136,6 @@ int jj_threads_open(jj_many_iter *it, size_t want) {
         jj_task_state s = jj_wait_head(t, w);
         if (s == JJ_TASK_DONE) {
             t->hits++;
-            t->current = (int)head;
             it->ahead = w;
             it->ahead_next = 0;
             it->window = it->pos;
