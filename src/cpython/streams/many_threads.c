@@ -34,6 +34,7 @@ typedef struct jj_many_threads {
     size_t plan_at;                /* where the next window to submit starts */
     size_t hits, misses;
     int off;                       /* stopped reading ahead for good */
+    size_t batch;                  /* the iterator's own window size, given back when off */
 } jj_many_threads;
 
 static size_t jj_slot_at(const jj_many_threads *t, size_t k) { return (t->head + k) % (t->depth + 1); }
@@ -41,13 +42,15 @@ static size_t jj_slot_at(const jj_many_threads *t, size_t k) { return (t->head +
 int jj_threads_start(jj_many_iter *it, Py_ssize_t workers) {
     if (it->streamed || (it->format != JJ_FMT_WHITESPACE && it->format != JJ_FMT_LINES))
         return 0; /* read on this thread (see above) */
-    if (it->batch > JJ_AHEAD_WINDOW) it->batch = JJ_AHEAD_WINDOW; /* the results do not depend on it */
-    if (it->len <= it->batch) return 0; /* one window needs nobody else */
+    size_t batch = it->batch;
+    if (it->len <= (batch < JJ_AHEAD_WINDOW ? batch : JJ_AHEAD_WINDOW)) return 0; /* one window */
     jj_many_threads *t = calloc(1, sizeof *t);
     if (!t) {
         PyErr_NoMemory();
         return -1;
     }
+    t->batch = batch;
+    if (it->batch > JJ_AHEAD_WINDOW) it->batch = JJ_AHEAD_WINDOW; /* the results do not depend on it */
     t->workers = workers > JJ_POOL_MAX_WORKERS ? JJ_POOL_MAX_WORKERS : (unsigned)workers;
     /* a window in work and one waiting per worker, and two for this thread to parse
      * while it waits, keep everyone busy; memory: about (depth + 1) windows of index,
@@ -107,6 +110,13 @@ static void jj_plan(jj_many_iter *it, jj_many_threads *t) {
         size_t slot = jj_slot_at(t, t->count);
         size_t n = jj_many_window_size(it, t->plan_at, it->batch);
         unsigned flags = t->plan_at + n < it->len ? JJ_MANY_MORE_INPUT : 0;
+        if (t->plan_at && it->buf[t->plan_at - 1] != '\n') {
+            /* the window before ends inside a line longer than half a window: this one
+             * would start inside it (maybe inside a string: the engine then walks back
+             * string by string to where the text goes wrong); this thread reads on */
+            t->plan_at = SIZE_MAX;
+            return;
+        }
         jj_window *w = t->slots[slot];
         if (!w) {
             w = malloc(sizeof *w);
@@ -151,7 +161,15 @@ int jj_threads_open(jj_many_iter *it, size_t want) {
         t->misses++; /* the iterator went elsewhere: what is ahead is of no use */
     }
     jj_drop_ahead(t);
-    if (t->misses >= 4 && t->misses > t->hits) t->off = 1;
+    if (!t->off && t->misses >= 16 && t->misses > 2 * t->hits) { /* documents over several lines */
+        t->off = 1;
+        it->batch = t->batch; /* bigger windows cut fewer long documents */
+    }
+    if (want != it->batch) { /* a longer window for a long document: what comes after it
+                              * is known once it is read (one miss per long document) */
+        t->plan_at = SIZE_MAX;
+        return 0;
+    }
     /* the caller opens this window; reading ahead goes on after it */
     t->plan_at = it->pos + jj_many_window_size(it, it->pos, want);
     jj_plan(it, t);
