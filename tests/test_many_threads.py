@@ -374,14 +374,21 @@ def test_lines_longer_than_a_window():
     # records of 300 KB and more on one line among small ones: no window is planned to
     # start inside such a line; each long record costs at most one dropped plan
     rng = random.Random(11)
-    small = [json.dumps(sample_doc(rng, i)) for i in range(3000)]
-    big = [json.dumps({"rows": [sample_doc(rng, k) for k in range(4000 + 1000 * j)]}) for j in range(3)]
-    for at, text in zip((100, 1500, 2900), big):
+    small = [json.dumps(sample_doc(rng, i)) for i in range(30000)]
+    big = [json.dumps({"rows": [sample_doc(rng, k) for k in range(7000 + 2000 * j)]}) for j in range(3)]
+    for at, text in zip((1000, 15000, 29000), big):
         small.insert(at, text)
     data = ("\n".join(small) + "\n").encode()
     assert min(map(len, big)) > 300_000
+    import time
+
+    t0 = time.perf_counter()
     exp = drain(many(data, "lines", batch=1 << 20))
+    t1 = time.perf_counter()
     it = many(data, "lines", 2, batch=1 << 20)
     identical(drain(it), exp, "long lines")
+    t2 = time.perf_counter()
+    # a window planned inside a long line made the engine walk it string by string
+    assert t2 - t1 < 10 * (t1 - t0) + 1.0, (t2 - t1, t1 - t0)
     hits, misses, _ = it._ahead()
     assert hits > 0 and misses <= len(big), (hits, misses)
