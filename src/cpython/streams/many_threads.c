@@ -113,8 +113,10 @@ static void jj_plan(jj_many_iter *it, jj_many_threads *t) {
         if (t->plan_at && it->buf[t->plan_at - 1] != '\n') {
             /* the window before ends inside a line longer than half a window: this one
              * would start inside it (maybe inside a string: the engine then walks back
-             * string by string to where the text goes wrong); this thread reads on */
+             * string by string to where the text goes wrong); this thread reads on,
+             * with its own window size (fewer re-reads of a long line) */
             t->plan_at = SIZE_MAX;
+            it->batch = t->batch;
             return;
         }
         jj_window *w = t->slots[slot];
@@ -138,9 +140,10 @@ static void jj_plan(jj_many_iter *it, jj_many_threads *t) {
 int jj_threads_open(jj_many_iter *it, size_t want) {
     jj_many_threads *t = it->threads;
     it->ahead = NULL; /* the window read last is done with: its slot may be reused */
+    int normal = want == it->batch; /* not a window grown for a long document */
     size_t head = t->head;
     jj_window *w = t->count ? t->slots[head] : NULL;
-    if (w && want == it->batch && w->buf == it->buf + it->pos) {
+    if (w && normal && w->buf == it->buf + it->pos) { /* w->len is the window's length */
         t->head = jj_slot_at(t, 1);
         t->count--;
         jj_task_state s = jj_wait_head(t, w);
@@ -165,11 +168,12 @@ int jj_threads_open(jj_many_iter *it, size_t want) {
         t->off = 1;
         it->batch = t->batch; /* bigger windows cut fewer long documents */
     }
-    if (want != it->batch) { /* a longer window for a long document: what comes after it
-                              * is known once it is read (one miss per long document) */
+    if (!normal) { /* a longer window for a long document: what comes after it is known
+                    * once it is read (one miss per long document) */
         t->plan_at = SIZE_MAX;
         return 0;
     }
+    if (!t->off && it->batch > JJ_AHEAD_WINDOW) it->batch = JJ_AHEAD_WINDOW; /* planning resumes */
     /* the caller opens this window; reading ahead goes on after it */
     t->plan_at = it->pos + jj_many_window_size(it, it->pos, want);
     jj_plan(it, t);
