@@ -493,7 +493,7 @@ def test_threads_give_lists():
 
 
 @pytest.mark.parametrize("kw", [{"format": "csv"}, {"format": None}, {"batch_size": 0}, {"batch_size": 1.5},
-                                {"threads": -1}, {"threads": "2"}])
+                                {"threads": -2}, {"threads": "2"}])
 def test_bad_arguments(kw):
     with pytest.raises(ValueError):
         jetjson.loads_many(b"1", **kw)

@@ -155,8 +155,6 @@ def _many_args(format: object, batch_size: object, threads: object) -> int:
         raise ValueError(f"format must be one of {', '.join(map(repr, _FORMATS))}, not {format!r}")
     if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size <= 0:
         raise ValueError(f"batch_size must be a positive int, not {batch_size!r}")
-    if threads is not None and (not isinstance(threads, int) or isinstance(threads, bool) or threads < 0):
-        raise ValueError(f"threads must be None or an int >= 0, not {threads!r}")
     return code
 
 
@@ -168,6 +166,32 @@ def _typed(stream: "Any", type: "Any", forbid_unknown_fields: bool, rename: "Any
     if fields is not None or lazy:
         raise ValueError("type= cannot be combined with fields= or lazy=True")
     return _TypedDecoder(type, forbid_unknown_fields=forbid_unknown_fields, rename=rename)._attach(stream)
+
+
+def _all(it: "Any") -> "list[Any]":
+    """The documents of a stream as a list; an error raised on the way carries the
+    documents read before it as its ``documents`` (as ``Decoder.close`` does)."""
+    out: "list[Any]" = []
+    try:
+        out.extend(it)
+    except (ValueError, RecursionError) as e:
+        setattr(e, "documents", out)
+        raise
+    return out
+
+
+def _many_workers(threads: "int | None") -> int:
+    """Pool workers for ``threads``: None, 0 and 1 read on the calling thread; N > 1 adds
+    N - 1 engine workers (parsing windows ahead) to it; -1 means os.cpu_count() threads."""
+    if threads is None:
+        return 0
+    if not isinstance(threads, int) or isinstance(threads, bool) or threads < -1:
+        raise ValueError(f"threads must be None or an int >= -1, not {threads!r}")
+    if threads == -1:
+        import os
+
+        threads = os.cpu_count() or 1
+    return max(threads - 1, 0)
 
 
 def _mapped(path: "str | bytes | os.PathLike[str] | os.PathLike[bytes]") -> "bytes | memoryview":
@@ -197,7 +221,12 @@ def loads_many(data: "Any", *, type: "Any" = None, forbid_unknown_fields: bool =
     document then gives the value there (or a tuple of them), ``default`` where a
     pointer leads nowhere. A malformed document raises ``JSONDecodeError`` with json's
     message and its position in the whole input, after the documents before it. With
-    ``threads`` (an int; 0 for one per processor) the result is a list.
+    ``threads`` (an int) the result is a list: ``threads=N`` (N > 1) parses the windows
+    ahead on N - 1 engine threads, GIL released, while the calling thread builds the
+    objects in order (results and errors as without threads; in-memory input in the
+    formats "whitespace" and "lines" only, the rest is read on the calling thread);
+    0 or 1: the calling thread alone; -1: ``os.cpu_count()`` threads. An error then
+    carries the documents before it as its ``documents`` attribute.
 
     ``type`` (with ``forbid_unknown_fields`` and ``rename`` as ``loads`` takes them): each
     document as ``loads(doc, type=type)`` gives it (not with ``fields``);
@@ -205,9 +234,9 @@ def loads_many(data: "Any", *, type: "Any" = None, forbid_unknown_fields: bool =
     (``$[3].owner.id``), as ``msgspec.json.Decoder(type).decode_lines`` says it.
     """
     code = _many_args(format, batch_size, threads)
-    it = _typed(_many(data, code, False, fields, default, batch_size), type, forbid_unknown_fields, rename, fields,
-                False)
-    return it if threads is None else list(it)
+    it = _typed(_many(data, code, False, fields, default, batch_size, _many_workers(threads)), type,
+                forbid_unknown_fields, rename, fields, False)
+    return it if threads is None else _all(it)
 
 
 def load_many_file(path: "str | bytes | os.PathLike[str] | os.PathLike[bytes]", **kw: "Any") -> "Any":
@@ -224,10 +253,11 @@ def parse_many(data: "Any", *, format: str = "whitespace", threads: "int | None"
                batch_size: int = _BATCH_SIZE) -> "Any":
     """The documents of ``data`` one by one, as ``parse`` returns them (lazy views of
     objects and arrays, which stay valid after the iterator moves on). Formats and
-    errors as ``loads_many``; with ``threads`` the result is a list."""
+    errors as ``loads_many``; with ``threads`` the result is a list (``threads`` as
+    ``loads_many`` takes it)."""
     code = _many_args(format, batch_size, threads)
-    it = _many(data, code, True, None, None, batch_size)
-    return it if threads is None else list(it)
+    it = _many(data, code, True, None, None, batch_size, _many_workers(threads))
+    return it if threads is None else _all(it)
 
 
 def map_many(fn: "Callable[[Any], Any]", data: "Any", *, type: "Any" = None, forbid_unknown_fields: bool = False,
@@ -236,12 +266,13 @@ def map_many(fn: "Callable[[Any], Any]", data: "Any", *, type: "Any" = None, for
              batch_size: int = _BATCH_SIZE) -> "list[Any]":
     """``[fn(doc) for doc in loads_many(data, ...)]`` (documents as ``parse`` gives them
     with ``lazy=True``, as ``loads(doc, type=type)`` with ``type``), leaving out the
-    results that are None with ``drop_none``."""
+    results that are None with ``drop_none``. ``threads`` as ``loads_many`` takes it;
+    ``fn`` is always called on the calling thread, in document order."""
     if lazy and fields is not None:
         raise ValueError("fields cannot be combined with lazy=True")
     code = _many_args(format, batch_size, threads)
-    it = _typed(_many(data, code, bool(lazy), fields, default, batch_size), type, forbid_unknown_fields, rename,
-                fields, lazy)
+    it = _typed(_many(data, code, bool(lazy), fields, default, batch_size, _many_workers(threads)), type,
+                forbid_unknown_fields, rename, fields, lazy)
     if drop_none:
         return [r for r in map(fn, it) if r is not None]
     return list(map(fn, it))

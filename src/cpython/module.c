@@ -11,6 +11,7 @@
 #include "lazy/lazy.h"
 #include "dumps/encode_json.h"
 #include "dumpb/encode_orjson.h"
+#include "jetjson_pool.h"
 #include "request.h"
 #include "streams/many.h"
 #include "canonical/canonical.h"
@@ -224,6 +225,11 @@ static PyObject *jj_release(PyObject *module, PyObject *unused) {
     (void)module;
     (void)unused;
     jj_thread_parser_release();
+    /* the streams' worker pool: joined once its queue is empty (it starts again when a
+     * stream next asks for it) */
+    Py_BEGIN_ALLOW_THREADS
+    jj_pool_release();
+    Py_END_ALLOW_THREADS
     Py_RETURN_NONE;
 }
 

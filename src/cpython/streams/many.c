@@ -109,18 +109,24 @@ static const uint8_t *jj_memrchr(const uint8_t *b, uint8_t c, size_t n) {
 #endif
 }
 
-/* Indexes the next window, of about batch bytes from it->pos (more when `grow`). */
-static int jj_open_window(jj_many_iter *it, size_t want) {
-    size_t left = it->len - it->pos;
+size_t jj_many_window_size(const jj_many_iter *it, size_t pos, size_t want) {
+    size_t left = it->len - pos;
     size_t n = want < left ? want : left;
-    int more = n < left || (it->streamed && !it->eof);
     if (n < left) {
         /* end the window after a line break when there is one in its second half: no
          * valid string holds one, so the window does not end inside a string (which
          * would cost the engine a walk over the window to find its quote) */
-        const uint8_t *nl = jj_memrchr(it->buf + it->pos + n / 2, '\n', n - n / 2);
-        if (nl) n = (size_t)(nl - (it->buf + it->pos)) + 1;
+        const uint8_t *nl = jj_memrchr(it->buf + pos + n / 2, '\n', n - n / 2);
+        if (nl) n = (size_t)(nl - (it->buf + pos)) + 1;
     }
+    return n;
+}
+
+/* Indexes the next window, of about `want` bytes from it->pos. */
+static int jj_open_window(jj_many_iter *it, size_t want) {
+    size_t left = it->len - it->pos;
+    size_t n = jj_many_window_size(it, it->pos, want);
+    int more = n < left || (it->streamed && !it->eof);
     unsigned flags = (more ? JJ_MANY_MORE_INPUT : 0) | (it->spans ? JJ_MANY_SPANS : 0);
     jj_error err;
     if (n >= JJ_UNLOCK_MIN_BYTES) { /* the input cannot change: bytes, str, read-only or a copy */
@@ -335,7 +341,8 @@ static PyObject *jj_next_document(jj_many_iter *it) {
                 }
                 return jj_end_of_input(it);
             }
-            if (jj_open_window(it, want) < 0) return NULL;
+            int ahead = it->threads ? jj_threads_open(it, want) : 0;
+            if (ahead < 0 || (ahead == 0 && jj_open_window(it, want) < 0)) return NULL;
         }
         if (it->format == JJ_FMT_COMMA || it->format == JJ_FMT_ARRAY) {
             int more = jj_separators(it);
@@ -346,7 +353,7 @@ static PyObject *jj_next_document(jj_many_iter *it) {
             }
         }
         size_t s, e;
-        jj_error err = jj_many_next(&it->many, &s, &e);
+        jj_error err = it->ahead ? jj_threads_next(it, &s, &e) : jj_many_next(&it->many, &s, &e);
         if (err == JJ_ERR_EMPTY) {
             jj_restart_at(it, it->window + it->window_len);
             continue;
@@ -375,6 +382,7 @@ static PyObject *jj_next_document(jj_many_iter *it) {
         it->cur_input = it->buf + it->window;
         it->cur_len = it->window_len;
         it->cur_lazy = 0;
+        if (it->ahead && !it->spans && err == JJ_OK) it->cur = &it->ahead_view;
         if (it->spans && err == JJ_OK) { /* the document alone, lazily */
             it->cur = &it->doc_parser;
             it->cur_input = it->buf + start;
@@ -385,7 +393,7 @@ static PyObject *jj_next_document(jj_many_iter *it) {
             }
             it->cur_len = end - start;
             it->cur_lazy = 1;
-            err = jj_parse_lazy(it->cur, it->cur_input, it->cur_len);
+            err = it->ahead ? jj_threads_take_lazy(it) : jj_parse_lazy(it->cur, it->cur_input, it->cur_len);
         }
         PyObject *value;
         if (it->format == JJ_FMT_LINES) {
@@ -477,6 +485,7 @@ static PyObject *jj_many_iternext(PyObject *self) {
     it->busy = 0;
     if (!value) { /* the end, or an error: nothing comes after either */
         it->done = 1;
+        jj_threads_stop(it);
         jj_parser_free(&it->parser);
         jj_parser_init(&it->parser);
         jj_parser_free(&it->doc_parser);
@@ -511,6 +520,7 @@ static void jj_many_dealloc(PyObject *self) {
     PyTypeObject *type = Py_TYPE(self);
     PyObject_GC_UnTrack(self);
     jj_many_clear(self);
+    jj_threads_stop(it); /* before the input goes: the workers read it */
     if (it->has_view) PyBuffer_Release(&it->view);
     Py_CLEAR(it->owner);
     Py_CLEAR(it->text);
@@ -577,16 +587,18 @@ static int jj_take_fields(jj_many_iter *it, PyObject *fields) {
     return PyErr_Occurred() ? -1 : 0;
 }
 
-/* _many(data, format, lazy, fields, default, batch_size): the iterator; the keywords are
- * checked by python/jetjson. */
+/* _many(data, format, lazy, fields, default, batch_size[, workers]): the iterator; the
+ * keywords are checked by python/jetjson. workers > 0: windows parsed ahead on that many
+ * pool threads (many_threads.c). */
 PyObject *jj_many_open(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
     jj_state *st = (jj_state *)PyModule_GetState(module);
-    if (nargs != 6) {
-        PyErr_SetString(PyExc_TypeError, "_many takes 6 arguments");
+    if (nargs != 6 && nargs != 7) {
+        PyErr_SetString(PyExc_TypeError, "_many takes 6 or 7 arguments");
         return NULL;
     }
     long format = PyLong_AsLong(args[1]);
     Py_ssize_t batch = PyLong_AsSsize_t(args[5]);
+    Py_ssize_t workers = nargs == 7 ? PyLong_AsSsize_t(args[6]) : 0;
     if (PyErr_Occurred()) return NULL;
     if (format < JJ_FMT_WHITESPACE || format > JJ_FMT_ARRAY || batch <= 0) {
         PyErr_SetString(PyExc_ValueError, "_many: bad format or batch size");
@@ -609,5 +621,9 @@ PyObject *jj_many_open(PyObject *module, PyObject *const *args, Py_ssize_t nargs
         return NULL;
     }
     it->spans = it->lazy && !it->fields;
+    if (workers > 0 && jj_threads_start(it, workers) < 0) {
+        Py_DECREF(it);
+        return NULL;
+    }
     return (PyObject *)it;
 }

@@ -4,11 +4,15 @@
  * or the values at some JSON Pointers.
  *
  * Files: many.c (input, windows, the iterator type), many_docs.c (one document: its
- * value, the values at the fields, json's verdict when the engine refuses it). */
+ * value, the values at the fields, json's verdict when the engine refuses it),
+ * many_stream.c (file objects, Decoder chunks), many_threads.c (windows parsed ahead on
+ * the engine's worker pool, threads=N). */
 #ifndef JJ_CPYTHON_STREAMS_MANY_H
 #define JJ_CPYTHON_STREAMS_MANY_H
 
 #include "state.h"
+
+#include "jetjson_pool.h"
 
 /* How documents are separated (the format= keyword). */
 typedef enum jj_many_format {
@@ -79,6 +83,13 @@ typedef struct jj_many_iter {
     int array_state;         /* array: 0 before '[', 1 inside, 2 after ']' */
     int done;
     int busy;                /* inside next(): a finalizer may not re-enter */
+    /* threads=N (many_threads.c): windows parsed ahead on the pool; `ahead` is the one
+     * being read (its documents replace jj_many_next's), NULL when read here */
+    struct jj_many_threads *threads;
+    jj_window *ahead;
+    size_t ahead_next;       /* its next document */
+    size_t ahead_hits, ahead_misses; /* windows read from the pool / dropped (tests) */
+    jj_parser ahead_view;    /* a read-only view of that document's tape */
     /* fields= */
     PyObject *fields;        /* tuple of the pointers as bytes, or NULL */
     int single;              /* fields was one pointer: the value itself, not a tuple */
@@ -108,6 +119,22 @@ int jj_many_raise(jj_many_iter *it, size_t start, const jj_json_verdict *v);
  * 'surrogatepass'), for json to judge. */
 int jj_many_check_utf8(jj_many_iter *it, size_t start, size_t end);
 
+/* many.c: the bytes of the window the iterator opens at buf[pos] when it wants `want`. */
+size_t jj_many_window_size(const jj_many_iter *it, size_t pos, size_t want);
+
+/* many_threads.c. Starts reading ahead on `workers` pool threads: 0, or -1. */
+int jj_threads_start(jj_many_iter *it, Py_ssize_t workers);
+/* At a window's opening: 1 when the window at it->pos was parsed ahead (it->ahead set,
+ * the window opened), 0 when the caller opens it (what is ahead is dropped when it is
+ * not that window, and reading ahead goes on after it), -1 with an exception. */
+int jj_threads_open(jj_many_iter *it, size_t want);
+/* jj_many_next's result for the next document of it->ahead (it->ahead_view set). */
+jj_error jj_threads_next(jj_many_iter *it, size_t *start, size_t *end);
+/* The lazy tape of that document into it->doc_parser (parse_many): jj_parse_lazy's result. */
+jj_error jj_threads_take_lazy(jj_many_iter *it);
+/* Stops reading ahead: waits for the windows in work and frees them. */
+void jj_threads_stop(jj_many_iter *it);
+
 PyObject *jj_many_open(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 /* The next document's value; NULL at the end, with an exception, or (fed) starved. */
 PyObject *jj_many_next_value(jj_many_iter *it);
@@ -122,6 +149,8 @@ int jj_stream_append(jj_many_iter *it, const uint8_t *bytes, size_t n);
  * or for `want` bytes from `from` (at least twice what is in hand). */
 void jj_stream_gate(jj_many_iter *it, size_t from, size_t want);
 extern PyMethodDef jj_stream_methods[];
+/* _ahead(): (windows read from the pool, windows dropped, reading ahead now) for tests. */
+PyObject *jj_threads_stats(PyObject *self, PyObject *unused);
 int jj_many_add_type(PyObject *module, jj_state *st);
 
 #endif

@@ -261,5 +261,6 @@ static PyObject *jj_stream_close(PyObject *self, PyObject *unused) {
 PyMethodDef jj_stream_methods[] = {
     {"_feed", jj_stream_feed, METH_O, NULL},
     {"_close", jj_stream_close, METH_NOARGS, NULL},
+    {"_ahead", jj_threads_stats, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };

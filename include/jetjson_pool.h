@@ -1,0 +1,127 @@
+/* jetjson engine: a pool of worker threads, and the job it exists for (the documents of
+ * one window of a stream, parsed ahead of the thread that consumes them).
+ *
+ * The pool: plain pthreads, no Python. Workers are started by the first submission that
+ * wants them, sleep on a condition variable while the queue is empty, and are stopped
+ * (joined) by jj_pool_release() and at process exit. A later submission starts them
+ * again. After fork() the child has no workers: tasks that were queued or running in
+ * the parent are marked JJ_TASK_LOST in the child, so that nobody waits on them forever
+ * (their memory is left as it is: the job may have been half way through a realloc).
+ *
+ * Threads: every call may come from any thread. A task is owned by its submitter, and
+ * must stay alive (not freed, not resubmitted) until jj_pool_wait or jj_pool_cancel has
+ * returned for it. Tasks run in submission order, each on one worker. */
+#ifndef JETJSON_POOL_H
+#define JETJSON_POOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "jetjson.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The most workers the pool starts, whatever is asked. */
+#define JJ_POOL_MAX_WORKERS 64
+
+typedef enum jj_task_state {
+    JJ_TASK_IDLE = 0, /* not submitted, or taken back by jj_pool_cancel */
+    JJ_TASK_QUEUED,
+    JJ_TASK_RUNNING,
+    JJ_TASK_DONE,
+    JJ_TASK_LOST      /* queued or running when the process forked: this is the child */
+} jj_task_state;
+
+typedef struct jj_pool_task {
+    void (*run)(void *arg); /* called once on a worker (or on the waiter, see jj_pool_wait) */
+    void *arg;
+    /* the pool's: read through the calls below */
+    jj_task_state state;
+    struct jj_pool_task *next;
+} jj_pool_task;
+
+/* Queues t (its run and arg set) and makes sure at least `workers` workers run (capped at
+ * JJ_POOL_MAX_WORKERS). Returns 0; or -1 when no worker could be started at all, in which
+ * case t is left IDLE and the caller runs it itself. */
+int jj_pool_submit(jj_pool_task *t, unsigned workers);
+/* Waits until t has run. A task no worker has taken yet is taken back and run on the
+ * calling thread (a waiter never waits on a queue). Returns JJ_TASK_DONE, or JJ_TASK_LOST
+ * (after a fork: t did not finish and never will) or JJ_TASK_IDLE (never submitted). */
+jj_task_state jj_pool_wait(jj_pool_task *t);
+/* Runs t on the calling thread when no worker has taken it yet: 1 (t is then DONE), else
+ * 0 (it runs elsewhere, or is not queued). For a waiter with nothing else to do. */
+int jj_pool_run_here(jj_pool_task *t);
+/* t's state now (it may change right after, unless it is DONE, LOST or IDLE). */
+jj_task_state jj_pool_state(const jj_pool_task *t);
+/* Takes t back when no worker has started it (it then never runs), else waits for it.
+ * Afterwards the pool no longer touches t. Returns the state t was left in. */
+jj_task_state jj_pool_cancel(jj_pool_task *t);
+/* Stops the workers once the queue is empty and joins them; frees nothing else (the
+ * tasks are their owners'). The pool starts again on the next submission. */
+void jj_pool_release(void);
+/* Workers running now (for tests and release()). */
+unsigned jj_pool_workers(void);
+
+/* ---- a window of a stream, parsed on a worker -------------------------------------
+ * The documents of buf[0..len) as jj_many_start/jj_many_next give them, in order, up to
+ * and including the first result that is not JJ_OK (JJ_ERR_EMPTY when the window was
+ * read to its end, JJ_ERR_INCOMPLETE for a document cut by the window's end, or a
+ * document's error). For each JJ_OK document the tape and string buffer are kept: one
+ * tape and one string buffer for the whole window, each document a slice of them
+ * (offsets in the tape and strings are relative to its slice; input offsets to buf),
+ * or with `one_per_doc` (lazy views, which own their document) a jj_doc per document,
+ * parsed by jj_parse_lazy over the document's own text (the window is then read with
+ * JJ_MANY_SPANS). A window that a consumer reads from these is read exactly as it
+ * would read it with jj_many_next itself. */
+typedef struct jj_window_doc {
+    jj_error err;          /* JJ_OK or the result that ended the window */
+    size_t start, end;     /* the document's text: buf[start, end) (jj_many_next's) */
+    size_t tape_at, tape_len, strings_at, strings_len, max_depth; /* JJ_OK, !one_per_doc */
+    jj_doc doc;            /* one_per_doc: the lazy tape (JJ_OK) */
+    jj_error lazy_err;     /* one_per_doc: jj_parse_lazy's result on the document */
+} jj_window_doc;
+
+typedef struct jj_window {
+    /* in */
+    const uint8_t *buf;
+    size_t len;
+    unsigned flags;        /* JJ_MANY_MORE_INPUT; JJ_MANY_SPANS is implied by one_per_doc */
+    int one_per_doc;
+    /* out */
+    jj_window_doc *docs;
+    size_t count, docs_cap;
+    uint64_t *tape;
+    size_t tape_len, tape_cap;
+    uint8_t *strings;
+    size_t strings_len, strings_cap;
+    jj_error pending;      /* jj_many's stage 1 error and its offset (see jj_many) */
+    size_t pending_at;
+    /* the worker's */
+    jj_parser parser, lazy_parser;
+    jj_pool_task task;
+} jj_window;
+
+/* Sets up w for buf[0..len) (nothing allocated yet). */
+void jj_window_init(jj_window *w, const uint8_t *buf, size_t len, unsigned flags, int one_per_doc);
+/* Points a window that was parsed (and consumed) at other bytes, keeping its buffers
+ * for the next parse: what it held is dropped. Not while its task is queued or running. */
+void jj_window_retarget(jj_window *w, const uint8_t *buf, size_t len, unsigned flags);
+/* Parses the window (any thread; touches w and the kernel table only). On allocation
+ * failure the last document reads JJ_ERR_NOMEM. Runs again from scratch if called again. */
+void jj_window_parse(jj_window *w);
+/* Frees what the window holds, the jj_docs it still owns included (a consumer that takes
+ * a doc out leaves it empty). */
+void jj_window_free(jj_window *w);
+/* Moves document i's lazy tape (one_per_doc, lazy_err JJ_OK) into p, whose own tape and
+ * strings are freed first, as if p had parsed it with jj_parse_lazy. */
+void jj_window_doc_into(jj_window *w, size_t i, jj_parser *p);
+/* A read-only parser over document i (JJ_OK, !one_per_doc) for the tape's consumers
+ * (tape, tape_len, strings, strings_len, max_depth set; nothing to free). */
+void jj_window_view(const jj_window *w, size_t i, jj_parser *view);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,156 @@
+/* One window of a stream parsed ahead (jetjson_pool.h): the jj_many_next loop a consumer
+ * would run, its results kept in order. Tapes go into one buffer per window, so that the
+ * consumer frees one block, not one per document. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "jetjson_pool.h"
+
+static void jj_window_task(void *arg) { jj_window_parse(arg); }
+
+void jj_window_init(jj_window *w, const uint8_t *buf, size_t len, unsigned flags, int one_per_doc) {
+    memset(w, 0, sizeof *w);
+    w->buf = buf;
+    w->len = len;
+    w->flags = flags & JJ_MANY_MORE_INPUT;
+    w->one_per_doc = one_per_doc;
+    jj_parser_init(&w->parser);
+    jj_parser_init(&w->lazy_parser);
+    w->task.run = jj_window_task;
+    w->task.arg = w;
+}
+
+static int jj_grow(void **buf, size_t *cap, size_t need, size_t size) {
+    if (need <= *cap) return 1;
+    size_t grown = *cap ? *cap * 2 : 16;
+    while (grown < need) grown *= 2;
+    if (grown > SIZE_MAX / size) return 0;
+    void *fresh = realloc(*buf, grown * size);
+    if (!fresh) return 0;
+    *buf = fresh;
+    *cap = grown;
+    return 1;
+}
+
+/* Drops what an earlier run kept (the buffers stay for reuse). */
+static void jj_window_reset(jj_window *w) {
+    for (size_t i = 0; i < w->count; i++) jj_doc_free(&w->docs[i].doc);
+    w->count = 0;
+    w->tape_len = 0;
+    w->strings_len = 0;
+}
+
+/* jj_many_next writes its tape and strings at the start of the parser's buffers, after
+ * making room for the document (2 tape words per index entry, and its bytes plus slack of
+ * string buffer) only when they lack it. The parser is lent the unused end of the
+ * window's buffers, with room for anything the rest of the window may hold, so the
+ * documents land one after the other without a copy. */
+static int jj_lend_buffers(jj_window *w, const jj_many *m) {
+    jj_parser *p = &w->parser;
+    size_t entries = p->index_len - m->next;
+    size_t tape_room = 2 * entries + 2, strings_room = w->len + 64 + 1;
+    if (!jj_grow((void **)&w->tape, &w->tape_cap, w->tape_len + tape_room, sizeof *w->tape) ||
+        !jj_grow((void **)&w->strings, &w->strings_cap, w->strings_len + strings_room, 1))
+        return 0;
+    p->tape = w->tape + w->tape_len;
+    p->tape_cap = w->tape_cap - w->tape_len;
+    p->strings = w->strings + w->strings_len;
+    p->strings_cap = w->strings_cap - w->strings_len;
+    return 1;
+}
+
+/* Takes the lent buffers back: the document p parsed becomes d's slice. */
+static void jj_keep_document(jj_window *w, jj_window_doc *d, int parsed) {
+    jj_parser *p = &w->parser;
+    if (parsed) {
+        d->tape_at = w->tape_len;
+        d->tape_len = p->tape_len;
+        d->strings_at = w->strings_len;
+        d->strings_len = p->strings_len;
+        d->max_depth = p->max_depth;
+        w->tape_len += p->tape_len;
+        w->strings_len += p->strings_len;
+    }
+    p->tape = NULL; /* never the parser's to free */
+    p->strings = NULL;
+    p->tape_cap = p->strings_cap = 0;
+}
+
+void jj_window_retarget(jj_window *w, const uint8_t *buf, size_t len, unsigned flags) {
+    jj_window_reset(w);
+    w->buf = buf;
+    w->len = len;
+    w->flags = flags & JJ_MANY_MORE_INPUT;
+    w->pending = JJ_OK;
+    w->pending_at = 0;
+}
+
+void jj_window_parse(jj_window *w) {
+    jj_window_reset(w);
+    jj_many m;
+    unsigned flags = w->flags | (w->one_per_doc ? JJ_MANY_SPANS : 0);
+    jj_error err = jj_many_start(&m, &w->parser, w->buf, w->len, flags);
+    w->pending = m.pending;
+    w->pending_at = m.pending_at;
+    for (;;) {
+        if (!jj_grow((void **)&w->docs, &w->docs_cap, w->count + 1, sizeof *w->docs)) {
+            if (w->count == 0) return; /* a consumer reads no result as NOMEM */
+            w->docs[w->count - 1].err = JJ_ERR_NOMEM;
+            return;
+        }
+        jj_window_doc *d = &w->docs[w->count++];
+        memset(d, 0, sizeof *d);
+        if (err != JJ_OK) { /* jj_many_start failed: NOMEM or TOO_LARGE */
+            d->err = err;
+            return;
+        }
+        if (!w->one_per_doc && !jj_lend_buffers(w, &m)) {
+            d->err = JJ_ERR_NOMEM;
+            return;
+        }
+        d->err = jj_many_next(&m, &d->start, &d->end);
+        if (!w->one_per_doc) jj_keep_document(w, d, d->err == JJ_OK);
+        if (d->err != JJ_OK) return;
+        if (w->one_per_doc) { /* the document alone, lazily, as the consumer would parse it */
+            d->lazy_err = jj_parse_lazy(&w->lazy_parser, w->buf + d->start, d->end - d->start);
+            if (d->lazy_err == JJ_OK) jj_doc_take(&w->lazy_parser, &d->doc, w->buf + d->start, d->end - d->start);
+            continue;
+        }
+    }
+}
+
+void jj_window_free(jj_window *w) {
+    jj_window_reset(w);
+    free(w->docs);
+    free(w->tape);
+    free(w->strings);
+    jj_parser_free(&w->parser);
+    jj_parser_free(&w->lazy_parser);
+    w->docs = NULL;
+    w->tape = NULL;
+    w->strings = NULL;
+    w->docs_cap = w->tape_cap = w->strings_cap = 0;
+}
+
+void jj_window_view(const jj_window *w, size_t i, jj_parser *view) {
+    const jj_window_doc *d = &w->docs[i];
+    memset(view, 0, sizeof *view);
+    view->tape = w->tape + d->tape_at;
+    view->tape_len = d->tape_len;
+    view->strings = w->strings + d->strings_at;
+    view->strings_len = d->strings_len;
+    view->max_depth = d->max_depth;
+}
+
+void jj_window_doc_into(jj_window *w, size_t i, jj_parser *p) {
+    jj_doc *doc = &w->docs[i].doc;
+    free(p->tape);
+    free(p->strings);
+    p->tape = doc->tape;
+    p->tape_len = p->tape_cap = doc->tape_len;
+    p->strings = doc->strings;
+    p->strings_len = p->strings_cap = doc->strings_len;
+    p->max_depth = doc->max_depth;
+    p->error = JJ_OK;
+    memset(doc, 0, sizeof *doc);
+}
