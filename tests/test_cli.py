@@ -622,8 +622,9 @@ def test_convert_to_arrow_writes_ipc(tmp_path, monkeypatch):
     import pyarrow.ipc
 
     import jetjson
-    monkeypatch.setattr(jetjson, "loads_arrow", lambda data: pa.Table.from_pylist(json.loads(bytes(data))),
-                        raising=False)
+    def stand_in(data):  # NDJSON in (the CLI turns an array of records into NDJSON first)
+        return pa.Table.from_pylist([json.loads(line) for line in bytes(data).splitlines() if line.strip()])
+    monkeypatch.setattr(jetjson, "loads_arrow", stand_in, raising=False)
     records = [{"i": i, "s": "x\u00e9" * (i % 3), "f": i / 8} for i in range(300)]
     src, dst = tmp_path / "rows.json", tmp_path / "rows.arrow"
     src.write_text(json.dumps(records), encoding="utf-8")

@@ -94,8 +94,15 @@ def _convert_to_arrow(inp: Input, out: Output, args: argparse.Namespace) -> None
     pyarrow = importlib.import_module("pyarrow")  # untyped: its names are Any here
     ipc = importlib.import_module("pyarrow.ipc")
     loads_arrow: Callable[..., Any] = getattr(jetjson, "loads_arrow")
+    data: Any = inp.data
+    if bytes(memoryview(data)[:64]).lstrip(b" \t\r\n").startswith(b"["):
+        # a JSON array of records: its elements as NDJSON (loads_arrow reads NDJSON)
+        try:
+            data = jetjson.dumpb_many(jetjson.loads_many(data, format="array"))
+        except ValueError as exc:
+            raise CliError(f"{inp.name}: {exc}") from None
     try:
-        table = pyarrow.table(loads_arrow(inp.data))
+        table = pyarrow.table(loads_arrow(data))
     except ValueError as exc:
         raise CliError(f"{inp.name}: {exc}") from None
     inp.close()

@@ -76,3 +76,20 @@ void jj_writer_abandon(jj_writer *w) {
     Py_XDECREF(obj);
     w->start = w->pos = w->end = NULL;
 }
+
+static int jj_unlocked_writer_resize(jj_sink *s, size_t cap) {
+    jj_unlocked_writer *o = (jj_unlocked_writer *)(void *)s;
+    if (o->saved) PyEval_RestoreThread(o->saved);
+    int rc = o->bytes_resize(s, cap);
+    if (o->saved) o->saved = PyEval_SaveThread();
+    return rc;
+}
+
+int jj_unlocked_writer_start(jj_unlocked_writer *o, size_t hint) {
+    if (hint > (size_t)PY_SSIZE_T_MAX / 2) hint = (size_t)PY_SSIZE_T_MAX / 2;
+    o->saved = NULL;
+    if (jj_writer_start_bytes(&o->w, hint)) return -1;
+    o->bytes_resize = o->w.resize;
+    o->w.resize = jj_unlocked_writer_resize;
+    return 0;
+}

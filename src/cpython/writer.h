@@ -75,4 +75,16 @@ PyObject *jj_writer_finish(jj_writer *w);
 /* Drop the buffer (error paths). Safe to call twice and after finish. */
 void jj_writer_abandon(jj_writer *w);
 
+/* A bytes writer that the engine may fill with the GIL released (MessagePack, Arrow,
+ * canonical JSON): resizing the bytes object needs the GIL, so its resize takes the GIL
+ * back for the moment when `saved` holds the released thread state (rare: the capacity
+ * grows by half at least). Finish or abandon `w` as any writer, with the GIL held. */
+typedef struct jj_unlocked_writer {
+    jj_writer w;                    /* first: the resize callback gets &w */
+    jj_sink_resize_fn bytes_resize; /* the bytes writer's own resize */
+    PyThreadState *saved;           /* set while the GIL is released, else NULL */
+} jj_unlocked_writer;
+
+int jj_unlocked_writer_start(jj_unlocked_writer *o, size_t hint);
+
 #endif

@@ -62,32 +62,14 @@ static void jj_canon_raise(const jj_request *r, jj_canon_status status, size_t f
     }
 }
 
-/* The output: a writer's bytes object (writer.h), filled in place. The engine writes
- * with the GIL released for big inputs; a resize of the bytes object needs the GIL, so
- * the sink's resize takes it back for the moment (rare: the buffer starts at the input's
- * size and grows by half). Writing to a malloc'ed buffer instead and copying it into a
+/* The output: a bytes writer filled in place, the GIL released for big inputs
+ * (jj_unlocked_writer). Writing to a malloc'ed buffer instead and copying it into a
  * bytes object at the end cost a tenth of the time on gsoc-2018.json (3.3 MB). */
-typedef struct jj_canon_out {
-    jj_writer w; /* first: the resize callback gets &w */
-    jj_sink_resize_fn bytes_resize;
-    PyThreadState *saved; /* while the GIL is released */
-} jj_canon_out;
-
-static int jj_canon_out_resize(jj_sink *s, size_t cap) {
-    jj_canon_out *o = (jj_canon_out *)(void *)s;
-    if (o->saved) PyEval_RestoreThread(o->saved);
-    int rc = o->bytes_resize(s, cap);
-    if (o->saved) o->saved = PyEval_SaveThread();
-    return rc;
-}
-
 /* The document's JCS bytes; the input is open and parsed. */
 static PyObject *jj_canon_parsed(jj_request *r) {
-    jj_canon_out o;
+    jj_unlocked_writer o;
     size_t hint = r->in.len > (size_t)PY_SSIZE_T_MAX / 4 ? (size_t)PY_SSIZE_T_MAX / 4 : r->in.len + 64;
-    if (jj_writer_start_bytes(&o.w, hint)) return NULL;
-    o.bytes_resize = o.w.resize;
-    o.w.resize = jj_canon_out_resize;
+    if (jj_unlocked_writer_start(&o, hint)) return NULL;
     size_t fault = 0;
     o.saved = jj_request_unlock(r);
     jj_canon_status status = jj_canonical_write(r->parser, r->in.buf, &o.w, &fault);

@@ -11,49 +11,7 @@
 #include "request.h"
 
 #include "jetjson_arrow_write.h"
-
-/* ---- a sink over a bytes object, usable without the GIL ----
- * The engine's sink grows through a callback; resizing a bytes object needs the GIL, so
- * the callback takes it back for the resize (a few times per call: the capacity grows
- * by half at least) and gives it away again. */
-typedef struct aw_out {
-    jj_sink sink;
-    PyObject *bytes;      /* the result under construction (one reference, ours) */
-    PyThreadState *saved; /* non-NULL while the GIL is released */
-} aw_out;
-
-static void aw_out_attach(aw_out *o, size_t used, size_t cap) {
-    uint8_t *base = (uint8_t *)PyBytes_AS_STRING(o->bytes);
-    o->sink.start = base;
-    o->sink.pos = base + used;
-    o->sink.end = base + cap;
-}
-
-static int aw_out_resize(jj_sink *s, size_t cap) {
-    aw_out *o = (aw_out *)s->ctx;
-    size_t used = jj_sink_len(s);
-    if (o->saved) PyEval_RestoreThread(o->saved);
-    if (cap > (size_t)PY_SSIZE_T_MAX / 2) {
-        PyErr_NoMemory();
-        Py_CLEAR(o->bytes);
-    } else if (_PyBytes_Resize(&o->bytes, (Py_ssize_t)cap) < 0) {
-        o->bytes = NULL; /* freed by the failed resize */
-    }
-    if (o->saved) o->saved = PyEval_SaveThread();
-    if (!o->bytes) return -1;
-    aw_out_attach(o, used, cap);
-    return 0;
-}
-
-static int aw_out_start(aw_out *o, size_t cap) {
-    memset(o, 0, sizeof *o);
-    o->bytes = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)cap);
-    if (!o->bytes) return -1;
-    o->sink.resize = aw_out_resize;
-    o->sink.ctx = o;
-    aw_out_attach(o, 0, cap);
-    return 0;
-}
+#include "writer.h"
 
 /* ---- errors ---- */
 
@@ -83,7 +41,7 @@ static void aw_raise(const jj_aw_status *st, int64_t first_row) {
 /* ---- writing ---- */
 
 typedef struct aw_job {
-    aw_out out;
+    jj_unlocked_writer out;
     jj_aw_plan *plan;
     int64_t rows;        /* rows written so far */
     unsigned flags;
@@ -105,9 +63,9 @@ static int aw_job_plan(aw_job *job, struct ArrowSchema *schema) {
  * sixteenth): with it the sink rarely grows, and growing a large buffer may copy it. */
 static int aw_reserve_rows(aw_job *job, int64_t written_rows, int64_t rows) {
     if (written_rows <= 0 || rows <= 0) return 0;
-    double guess = (double)jj_sink_len(&job->out.sink) / (double)written_rows * (double)rows * 1.0625;
+    double guess = (double)jj_sink_len(&job->out.w) / (double)written_rows * (double)rows * 1.0625;
     if (guess >= (double)(PY_SSIZE_T_MAX / 4)) return 0;
-    return jj_sink_reserve(&job->out.sink, (size_t)guess);
+    return jj_sink_reserve(&job->out.w, (size_t)guess);
 }
 
 /* The first rows of a stream, written to learn the size of a row. */
@@ -121,11 +79,11 @@ static int aw_job_batch(aw_job *job, struct ArrowArray *batch) {
     int64_t length = batch->length, done = 0;
     job->out.saved = PyEval_SaveThread();
     if (job->rows == 0 && length > 2 * AW_SAMPLE_ROWS) {
-        err = jj_aw_write_rows(job->plan, batch, 0, AW_SAMPLE_ROWS, &job->out.sink, &st);
+        err = jj_aw_write_rows(job->plan, batch, 0, AW_SAMPLE_ROWS, &job->out.w, &st);
         done = AW_SAMPLE_ROWS;
     }
     if (!err && aw_reserve_rows(job, job->rows + done, length - done)) err = st.error = JJ_AW_NOMEM;
-    if (!err) err = jj_aw_write_rows(job->plan, batch, done, length - done, &job->out.sink, &st);
+    if (!err) err = jj_aw_write_rows(job->plan, batch, done, length - done, &job->out.w, &st);
     PyEval_RestoreThread(job->out.saved);
     job->out.saved = NULL;
     if (batch->release) batch->release(batch);
@@ -273,17 +231,11 @@ PyObject *jj_py_dumpb_arrow(PyObject *module, PyObject *const *args, Py_ssize_t 
                      Py_TYPE(data)->tp_name);
         goto done;
     }
-    if (aw_out_start(&job.out, 65536) < 0) goto done;
+    if (jj_unlocked_writer_start(&job.out, 65536) < 0) goto done;
     if ((is_stream ? aw_write_stream(&job, exported) : aw_write_array(&job, exported)) < 0) goto done;
-    size_t len;
-    if (!job.out.bytes || jj_sink_finish(&job.out.sink, &len)) {
-        if (!PyErr_Occurred()) PyErr_NoMemory();
-        goto done;
-    }
-    result = job.out.bytes;
-    job.out.bytes = NULL;
+    result = jj_writer_finish(&job.out.w);
 done:
-    Py_XDECREF(job.out.bytes);
+    if (!result) jj_writer_abandon(&job.out.w);
     jj_aw_plan_free(job.plan);
     Py_XDECREF(exported);
     return result;

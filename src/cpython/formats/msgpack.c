@@ -3,65 +3,9 @@
  * result is written straight into the bytes object returned, and the GIL is released
  * while the engine works on inputs that nothing can change meanwhile. */
 #include "request.h"
+#include "writer.h"
 
 #include "jetjson_msgpack.h"
-
-/* ---- a sink over a bytes object, usable without the GIL ----
- * The engine's sink grows its buffer through a callback; resizing a bytes object needs
- * the GIL, so the callback takes it back for the resize (a few times per call: the
- * capacity grows by half at least) and gives it away again. */
-typedef struct mp_out {
-    jj_sink sink;
-    PyObject *bytes;       /* the result under construction (one reference, ours) */
-    PyThreadState *saved;  /* non-NULL while the GIL is released */
-} mp_out;
-
-static void mp_out_attach(mp_out *o, size_t used, size_t cap) {
-    uint8_t *base = (uint8_t *)PyBytes_AS_STRING(o->bytes);
-    o->sink.start = base;
-    o->sink.pos = base + used;
-    o->sink.end = base + cap;
-}
-
-static int mp_out_resize(jj_sink *s, size_t cap) {
-    mp_out *o = (mp_out *)s->ctx;
-    size_t used = jj_sink_len(s);
-    if (o->saved) PyEval_RestoreThread(o->saved);
-    if (cap > (size_t)PY_SSIZE_T_MAX / 2) {
-        PyErr_NoMemory();
-        Py_CLEAR(o->bytes);
-    } else if (_PyBytes_Resize(&o->bytes, (Py_ssize_t)cap) < 0) {
-        o->bytes = NULL; /* freed by the failed resize */
-    }
-    if (o->saved) o->saved = PyEval_SaveThread();
-    if (!o->bytes) return -1;
-    mp_out_attach(o, used, cap);
-    return 0;
-}
-
-static int mp_out_start(mp_out *o, size_t cap) {
-    memset(o, 0, sizeof *o);
-    if (cap > (size_t)PY_SSIZE_T_MAX / 2) cap = (size_t)PY_SSIZE_T_MAX / 2;
-    o->bytes = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)cap);
-    if (!o->bytes) return -1;
-    o->sink.resize = mp_out_resize;
-    o->sink.ctx = o;
-    mp_out_attach(o, 0, cap);
-    return 0;
-}
-
-/* The result, shrunk in place to its length (GIL held), or NULL with an exception. */
-static PyObject *mp_out_finish(mp_out *o) {
-    size_t len;
-    if (!o->bytes || jj_sink_finish(&o->sink, &len)) {
-        Py_CLEAR(o->bytes);
-        if (!PyErr_Occurred()) PyErr_NoMemory();
-        return NULL;
-    }
-    PyObject *result = o->bytes;
-    o->bytes = NULL;
-    return result;
-}
 
 /* ---- keyword arguments ---- */
 
@@ -162,18 +106,18 @@ PyObject *jj_py_json_to_msgpack(PyObject *module, PyObject *const *args, Py_ssiz
         PyErr_Format(PyExc_TypeError, "json_to_msgpack() argument must be str, bytes, bytearray or memoryview, not %.100s",
                      Py_TYPE(args[0])->tp_name);
     } else if (opened == 0) {
-        mp_out o;
+        jj_unlocked_writer o;
         /* MessagePack is mostly smaller than its JSON: the input's size rarely grows */
-        if (mp_out_start(&o, r.in.len + 64) == 0) {
+        if (jj_unlocked_writer_start(&o, r.in.len + 64) == 0) {
             jj_mp_status status;
             o.saved = jj_request_unlock(&r);
             jj_mp_error err =
-                jj_json_to_msgpack(r.parser, r.in.buf, r.in.len, a.ndjson ? JJ_MP_NDJSON : 0, &o.sink, &status);
+                jj_json_to_msgpack(r.parser, r.in.buf, r.in.len, a.ndjson ? JJ_MP_NDJSON : 0, &o.w, &status);
             jj_request_relock(o.saved);
             o.saved = NULL;
-            if (err == JJ_MP_OK) result = mp_out_finish(&o);
+            if (err == JJ_MP_OK) result = jj_writer_finish(&o.w);
             else {
-                Py_CLEAR(o.bytes);
+                jj_writer_abandon(&o.w);
                 mp_raise_json(&status);
             }
         }
@@ -201,20 +145,20 @@ PyObject *jj_py_msgpack_to_json(PyObject *module, PyObject *const *args, Py_ssiz
     const uint8_t *buf = view.buf;
     size_t len = (size_t)view.len;
     PyObject *result = NULL;
-    mp_out o;
+    jj_unlocked_writer o;
     /* JSON text is mostly larger than its MessagePack (numbers above all) */
-    if (mp_out_start(&o, len + len / 2 + 64) == 0) {
+    if (jj_unlocked_writer_start(&o, len + len / 2 + 64) == 0) {
         jj_mp_status status;
         /* a writable buffer could change under a thread that runs without the GIL */
         int unlock = len >= JJ_UNLOCK_MIN_BYTES && view.readonly;
         o.saved = unlock ? PyEval_SaveThread() : NULL;
-        jj_mp_error err = jj_msgpack_to_json(buf, len, fl, &o.sink, &status);
+        jj_mp_error err = jj_msgpack_to_json(buf, len, fl, &o.w, &status);
         if (o.saved) PyEval_RestoreThread(o.saved);
         o.saved = NULL;
         if (err == JJ_MP_OK) {
-            result = mp_out_finish(&o);
+            result = jj_writer_finish(&o.w);
         } else {
-            Py_CLEAR(o.bytes);
+            jj_writer_abandon(&o.w);
             if (err == JJ_MP_NOMEM) {
                 if (!PyErr_Occurred()) PyErr_NoMemory();
             } else if (err == JJ_MP_TRUNCATED && status.offset < len) {
