@@ -63,48 +63,8 @@ class Twitter:
     statuses: List[TwStatus]
 
 
-@dataclass
-class CitmPrice:
-    amount: int
-    audienceSubCategoryId: int
-    seatCategoryId: int
-
-
-@dataclass
-class CitmArea:
-    areaId: int
-    blockIds: List[int]
-
-
-@dataclass
-class CitmSeatCategory:
-    areas: List[CitmArea]
-    seatCategoryId: int
-
-
-@dataclass
-class CitmPerformance:
-    eventId: int
-    id: int
-    logo: Optional[str]
-    name: Optional[str]
-    prices: List[CitmPrice]
-    seatCategories: List[CitmSeatCategory]
-    seatMapImage: Optional[str]
-    start: int
-    venueCode: str
-
-
-@dataclass
-class CitmEvent:
-    description: Optional[str]
-    id: int
-    logo: Optional[str]
-    name: str
-    subTopicIds: List[int]
-    subjectCode: Optional[str]
-    subtitle: Optional[str]
-    topicIds: List[int]
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from typed_corpus_types import CitmArea, CitmEvent, CitmPerformance, CitmPrice, CitmSeatCategory  # noqa: E402
 
 
 @dataclass
