@@ -86,6 +86,19 @@ def test_generated_buffers(values, gaps, data):
         check(s[:at] + data.draw(st.sampled_from(["x", "]", ",", '"', "{"])) + s[at + 1:], 0)
 
 
+def test_error_first_in_a_fresh_process():
+    # the first error of a process comes from raw_decode (jetjson.JSONDecodeError is
+    # made when first needed), for a str that is not ASCII
+    import subprocess
+    code = ("import jetjson\n"
+            "try:\n"
+            "    jetjson.Decoder().raw_decode('[\"\\u00e9\"]\\n [1]', 4)\n"
+            "except jetjson.JSONDecodeError as e:\n"
+            "    print(e.msg, e.pos)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "Expecting value 4"
+
+
 def test_bytes_and_types():
     dec = jetjson.Decoder()
     assert dec.raw_decode(b'[1] [2]', 4) == ([2], 7)

@@ -65,6 +65,7 @@ static jj_text_position jj_raw_origin(const jj_raw_source *src, size_t idx) {
 
 /* json's "Expecting value" at source unit idx, which may be past the end. */
 static void jj_raw_expecting_value(jj_state *st, const jj_raw_source *src, size_t idx) {
+    if (jj_json_ready(st) < 0) return; /* jetjson.JSONDecodeError is made on first need */
     PyObject *doc = src->str ? Py_NewRef(src->str)
                              : PyUnicode_DecodeUTF8(src->view.buf, src->view.len, "surrogatepass");
     if (!doc) return;
