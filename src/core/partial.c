@@ -33,9 +33,28 @@ static int nest_push(nest_t *n, uint8_t closer) {
     return 0;
 }
 
-static int is_space(uint8_t c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+/* What each byte is between tokens: a token's own byte (0), white space (1), or one
+ * that ends a token (2: structure and quotes). One load per byte instead of a chain of
+ * compares: numbers and indentation are most of the bytes this loop sees. */
+enum { TOKEN_BYTE = 0, SPACE_BYTE = 1, STOP_BYTE = 2 };
+static const uint8_t byte_kind[256] = {
+    [' '] = SPACE_BYTE, ['\t'] = SPACE_BYTE, ['\n'] = SPACE_BYTE, ['\r'] = SPACE_BYTE,
+    [','] = STOP_BYTE,  [':'] = STOP_BYTE,   ['['] = STOP_BYTE,   [']'] = STOP_BYTE,
+    ['{'] = STOP_BYTE,  ['}'] = STOP_BYTE,   ['"'] = STOP_BYTE,
+};
 
-static int ends_token(uint8_t c) { return is_space(c) || c == ',' || c == ']' || c == '}' || c == ':'; }
+/* The first byte at or after i that is not white space (len when none). Indentation
+ * comes in runs of spaces: eight at a time while they last. */
+static size_t skip_space(const uint8_t *buf, size_t i, size_t len) {
+    while (len - i >= 8) {
+        uint64_t w;
+        memcpy(&w, buf + i, 8);
+        if (w != UINT64_C(0x2020202020202020)) break;
+        i += 8;
+    }
+    while (i < len && byte_kind[buf[i]] == SPACE_BYTE) i++;
+    return i;
+}
 
 /* Whether t[0..n) is a whole number by JSON's grammar (1), a beginning of one that
  * more bytes could finish (0), or neither (-1). */
@@ -164,7 +183,7 @@ jj_partial_kind jj_partial_complete(const uint8_t *buf, size_t len, int keep_str
     const uint8_t *tail_end = NULL;
 
     for (;;) {
-        while (i < len && is_space(buf[i])) i++;
+        i = skip_space(buf, i, len);
         if (i == len) break;
         uint8_t c = buf[i];
         switch (c) {
@@ -221,7 +240,7 @@ jj_partial_kind jj_partial_complete(const uint8_t *buf, size_t len, int keep_str
         default: {
             if (want != WANT_VALUE && want != WANT_FIRST_VALUE) goto done;
             size_t start = i;
-            while (i < len && !ends_token(buf[i]) && buf[i] != '"' && buf[i] != '{' && buf[i] != '[') i++;
+            while (i < len && byte_kind[buf[i]] == TOKEN_BYTE) i++;
             if (i < len) { /* ended by what follows: the parser judges it */
                 want = AFTER_VALUE;
                 cut = i;
