@@ -46,5 +46,5 @@ def test_corpus_nan_without_allow_nan(path):
 
 def test_corpus_present():
     if not corpus_files():
-        pytest.skip("shared test data not found")
+        pytest.skip("test data not found: <repo>/data or $JETJSON_DATA")
     assert len(corpus_files()) >= 10

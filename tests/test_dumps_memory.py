@@ -107,7 +107,7 @@ def test_result_is_only_reference():
 def test_corpus_no_leak():
     files = corpus_files()
     if not files:
-        pytest.skip("shared test data not found")
+        pytest.skip("test data not found: <repo>/data or $JETJSON_DATA")
     objs = [json.loads(read_bytes(p)) for p in files[:6]]
 
     def run():

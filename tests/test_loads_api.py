@@ -82,7 +82,7 @@ def test_release_before_any_loads_in_a_new_thread():
 def test_release_between_corpus_files():
     files = corpus_files()
     if not files:
-        pytest.skip("shared test data not found")
+        pytest.skip("test data not found: <repo>/data or $JETJSON_DATA")
     for path in files[:8]:
         data = read_bytes(path)
         assert_same_value(jetjson.loads(data), json.loads(data), path)

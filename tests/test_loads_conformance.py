@@ -78,7 +78,7 @@ def test_json_test_suite_counts():
     behaviour on it holds, so the parametrized tests above compare against real outcomes."""
     names = list_data_files(PARSING)
     if not names:
-        pytest.skip("shared test data not found")
+        pytest.skip("test data not found: <repo>/data or $JETJSON_DATA")
     assert len([n for n in names if n.startswith("y_")]) == 95
     assert len([n for n in names if n.startswith("n_")]) == 188
     folder = os.path.join(os.path.dirname(data_params(PARSING)[0].values[0]))

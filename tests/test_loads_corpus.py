@@ -79,5 +79,5 @@ def test_corpus_is_present_when_data_dir_is():
     """Guards against a silently empty corpus (e.g. a wrong data path)."""
     params = [p for p in CORPUS if p.values[0] is not None]
     if not params:
-        pytest.skip("shared test data not found")
+        pytest.skip("test data not found: <repo>/data or $JETJSON_DATA")
     assert len(params) >= 20

@@ -342,7 +342,7 @@ def test_json_test_suite_files_at_guard_page(guard):
     paths = [p.values[0] for p in data_params("JSONTestSuite/test_parsing") if p.values[0]]
     paths += [p.values[0] for p in data_params("nativejson/jsonchecker") if p.values[0]]
     if not paths:
-        pytest.skip("shared test data not found")
+        pytest.skip("test data not found: <repo>/data or $JETJSON_DATA")
     for path in paths:
         raw = read_bytes(path)
         if len(raw) > guard.end:
@@ -358,7 +358,7 @@ def test_json_test_suite_files_at_guard_page(guard):
 def test_corpus_files_are_listed():
     names = list_data_files("corpus")  # all of them, also under the sanitizers
     if not names:
-        pytest.skip("shared test data not found")
+        pytest.skip("test data not found: <repo>/data or $JETJSON_DATA")
     assert len(names) >= 20
 
 

@@ -33,7 +33,7 @@ def rss_bytes():
 def corpus_datas():
     files = corpus_files()
     if not files:
-        pytest.skip("shared test data not found")
+        pytest.skip("test data not found: <repo>/data or $JETJSON_DATA")
     return [read_bytes(p) for p in files]
 
 

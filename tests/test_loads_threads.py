@@ -65,7 +65,7 @@ def run_threads(target, n=N_THREADS):
 def test_threads_load_corpus(fast_switching):
     files = corpus_files()
     if not files:
-        pytest.skip("shared test data not found")
+        pytest.skip("test data not found: <repo>/data or $JETJSON_DATA")
     # Every file in the first round, then the files under 200 KB in each round, so
     # that the whole test stays at a few seconds.
     datas = [read_bytes(p) for p in files]

@@ -419,7 +419,7 @@ def test_indent_keeps_spelling_and_duplicates():
 def test_threads_agree():
     files = corpus_files()
     if not files:
-        pytest.skip("shared test data not found")
+        pytest.skip("test data not found: <repo>/data or $JETJSON_DATA")
     datas = [read_bytes(p) for p in files[:8]]
     want = [(jetjson.valid(d), jetjson.minify(d), jetjson.indent(d)) for d in datas]
     errors = []
