@@ -202,7 +202,48 @@ static void test_owned_document(void) {
     jj_parser_free(&p);
 }
 
+/* jj_text_position_of (the vector and the word-at-a-time counts) against a count made
+ * byte by byte, as json makes it: chars are the bytes that are not 10xxxxxx, the line
+ * is one more than the line breaks before the offset, the column counts chars since the
+ * last one. Random texts of ASCII, line breaks and multi-byte characters, long enough to
+ * pass the vector counters' 255-block flush, at every offset near the block edges. */
+static void test_text_positions(void) {
+    static const char *const pieces[] = {"a", "\n", "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80", " ", "\"", "\r\n"};
+    uint64_t seed = 0x9e3779b97f4a7c15u;
+    for (int round = 0; round < 40; round++) {
+        text t = {0};
+        size_t want = round < 20 ? (size_t)round * 7 + 1 : (size_t)(round - 19) * 1500;
+        while (t.len < want) {
+            seed = seed * 6364136223846793005u + 1442695040888963407u;
+            unsigned pick = (unsigned)(seed >> 33) % 16;
+            put(&t, pieces[pick < 8 ? pick : 0], strlen(pieces[pick < 8 ? pick : 0]));
+        }
+        size_t chars = 0, line = 1, column = 1;
+        for (size_t at = 0; at <= t.len; at++) {
+            int edge = at < 80 || at % 16 < 2 || at % 16 > 14 || at + 40 > t.len || at % 997 == 0;
+            if (edge) {
+                jj_text_position got = jj_text_position_of((const uint8_t *)t.s, at);
+                CHECK(got.chars == chars && got.line == line && got.column == column,
+                      "position of %zu in %zu bytes: (%zu, %zu, %zu), want (%zu, %zu, %zu)", at, t.len, got.chars,
+                      got.line, got.column, chars, line, column);
+            }
+            if (at == t.len) break;
+            uint8_t c = (uint8_t)t.s[at];
+            if ((c & 0xc0) != 0x80) {
+                chars++;
+                column++;
+            }
+            if (c == '\n') {
+                line++;
+                column = 1;
+            }
+        }
+        free(t.s);
+    }
+}
+
 int main(void) {
+    test_text_positions();
     test_stream(0);
     test_stream(1);
     test_bad_documents();
