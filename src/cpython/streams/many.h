@@ -41,7 +41,8 @@ typedef struct jj_many_iter {
      * `copy`, holding the bytes from the next document on; what was dropped before it
      * counts in `origin` (for error positions) */
     int streamed;
-    PyObject *reader;        /* the file's read method, or NULL (fed) */
+    PyObject *reader;        /* the file's readinto (or read) method, or NULL (fed) */
+    int reads_into;          /* reader is readinto: bytes land in `copy` directly */
     int eof;                 /* nothing more will come */
     int starved;             /* fed: the last document needs more bytes */
     int bom_checked;         /* the first bytes were looked at for a UTF-8 BOM */

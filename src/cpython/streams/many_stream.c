@@ -33,7 +33,14 @@ static void jj_give_raised(PyObject *exc) {
 }
 
 int jj_stream_take_reader(jj_many_iter *it, PyObject *file) {
-    it->reader = PyObject_GetAttrString(file, "read");
+    /* readinto where the file has it: one copy less, and no bytes object per block */
+    it->reader = PyObject_GetAttrString(file, "readinto");
+    it->reads_into = it->reader != NULL;
+    if (!it->reader) {
+        if (!PyErr_ExceptionMatches(PyExc_AttributeError)) return -1;
+        PyErr_Clear();
+        it->reader = PyObject_GetAttrString(file, "read");
+    }
     if (!it->reader) return -1;
     it->streamed = 1;
     it->owner = Py_NewRef(file);
@@ -76,13 +83,7 @@ static int jj_stream_room(jj_many_iter *it, size_t need) {
     return 0;
 }
 
-int jj_stream_append(jj_many_iter *it, const uint8_t *bytes, size_t n) {
-    jj_stream_drop(it, it->pos);
-    if (n) {
-        if (jj_stream_room(it, it->len + n) < 0) return -1;
-        memcpy(it->copy + it->len, bytes, n);
-        it->len += n;
-    }
+static void jj_stream_check_bom(jj_many_iter *it) {
     if (!it->bom_checked && (it->len >= 3 || it->eof)) {
         /* json decodes a UTF-8 BOM away: it counts in no position */
         it->bom_checked = 1;
@@ -91,6 +92,48 @@ int jj_stream_append(jj_many_iter *it, const uint8_t *bytes, size_t n) {
             it->len -= 3;
         }
     }
+}
+
+int jj_stream_append(jj_many_iter *it, const uint8_t *bytes, size_t n) {
+    jj_stream_drop(it, it->pos);
+    if (n) {
+        if (jj_stream_room(it, it->len + n) < 0) return -1;
+        memcpy(it->copy + it->len, bytes, n);
+        it->len += n;
+    }
+    jj_stream_check_bom(it);
+    return 0;
+}
+
+/* One readinto of up to `ask` bytes at the end of `copy`: 0 or -1. */
+static int jj_stream_read_into(jj_many_iter *it, size_t ask) {
+    jj_stream_drop(it, it->pos);
+    if (jj_stream_room(it, it->len + ask) < 0) return -1;
+    PyObject *view = PyMemoryView_FromMemory((char *)it->copy + it->len, (Py_ssize_t)ask, PyBUF_WRITE);
+    if (!view) return -1;
+    PyObject *got = PyObject_CallOneArg(it->reader, view);
+    /* the file must not keep the view: our buffer moves when it grows */
+    PyObject *released = PyObject_CallMethod(view, "release", NULL);
+    Py_DECREF(view);
+    if (!released) {
+        Py_XDECREF(got);
+        if (PyErr_ExceptionMatches(PyExc_BufferError))
+            PyErr_SetString(PyExc_ValueError, "the file's readinto kept the buffer it was given");
+        return -1;
+    }
+    Py_DECREF(released);
+    if (!got) return -1;
+    Py_ssize_t n = got == Py_None ? -1 : PyLong_AsSsize_t(got);
+    Py_DECREF(got);
+    if (n == -1 && PyErr_Occurred()) return -1;
+    if (n < 0 || (size_t)n > ask) {
+        PyErr_Format(PyExc_ValueError, "the file's readinto returned %zd for a buffer of %zu bytes%s", n, ask,
+                     n == -1 ? " (a non-blocking file with no data ready?)" : "");
+        return -1;
+    }
+    if (n == 0) it->eof = 1;
+    it->len += (size_t)n;
+    jj_stream_check_bom(it);
     return 0;
 }
 
@@ -98,7 +141,12 @@ int jj_stream_refill(jj_many_iter *it, size_t keep, size_t want) {
     jj_stream_drop(it, keep);
     while (!it->eof && it->len - it->pos < want) {
         size_t short_by = want - (it->len - it->pos);
-        size_t ask = short_by < JJ_READ_MIN ? JJ_READ_MIN : short_by;
+        /* a little past `want`: the window can then end at a line break */
+        size_t ask = short_by < JJ_READ_MIN ? JJ_READ_MIN : short_by + JJ_READ_MIN / 4;
+        if (it->reads_into) {
+            if (jj_stream_read_into(it, ask) < 0) return -1;
+            continue;
+        }
         PyObject *chunk = PyObject_CallFunction(it->reader, "n", (Py_ssize_t)ask);
         if (!chunk) return -1;
         Py_buffer view;
