@@ -3,7 +3,8 @@ dumpb_many against the peers installed from PyPI, in one process, interleaved.
 
 Data: ndjson/amazon_cellphones.ndjson, a GitHub-events NDJSON generated from
 corpus/github_events.json (make_events_ndjson below: seeded, varied ids, names and
-dates), and the records of every corpus file as NDJSON. Each contender's result is
+dates), and the records of every corpus file as NDJSON; each also from a file (mapped
+or read in blocks) and as one top-level array read from a file object (against ijson). Each contender's result is
 checked against json's before anything is timed. Each call gets a fresh copy of the
 input; contenders alternate in both orders; the best of --rounds is reported.
 
@@ -33,6 +34,10 @@ try:
     import msgspec
 except ImportError:  # pragma: no cover
     msgspec = None
+try:
+    import ijson
+except ImportError:  # pragma: no cover
+    ijson = None
 
 
 def make_events_ndjson(mb, seed=7):
@@ -94,6 +99,36 @@ def report(title, size, best, ours):
 
 def fields_fn(t):
     return t
+
+
+def files_and_arrays(data, expected, rounds):
+    """The same documents read from a file: an open file object against the mapped file,
+    and then as one top-level array, element by element, against ijson.items."""
+    import io
+    import tempfile
+
+    with tempfile.NamedTemporaryFile(suffix=".ndjson") as f:
+        f.write(data)
+        f.flush()
+        path = f.name
+        files = {"jetjson.load_many_file(path)": lambda p: list(jetjson.load_many_file(p)),
+                 "jetjson.loads_many(open(path, 'rb'))": lambda p: list(jetjson.loads_many(open(p, "rb")))}
+        for n, fn in files.items():
+            assert fn(path) == expected, n
+        report("a file: mapped against read in blocks", len(data), best_times(files, lambda: path, rounds),
+               "jetjson.load_many_file(path)")
+    array = b"[" + b",\n".join(line for line in data.splitlines() if line.strip()) + b"]"
+    arrays = {"jetjson.loads_many(file, format='array')":
+              lambda d: list(jetjson.loads_many(io.BytesIO(d), format="array"))}
+    if ijson:
+        arrays[f"ijson.items(file, 'item') [{ijson.backend}]"] = \
+            lambda d: list(ijson.items(io.BytesIO(d), "item", use_float=True))
+    for n, fn in arrays.items():
+        assert fn(array) == expected, n
+    arrays["jetjson.parse_many(file, format='array')"] = \
+        lambda d: list(jetjson.parse_many(io.BytesIO(d), format="array"))
+    report("one top-level array from a file object", len(array), best_times(arrays, lambda: array, rounds),
+           "jetjson.loads_many(file, format='array')")
 
 
 def main():
@@ -160,6 +195,7 @@ def main():
                 assert fn(records) == ref, n
         report("dumpb_many (GB/s of output)", out_size, best_times(dumps, lambda: records, args.rounds),
                "jetjson.dumpb_many")
+        files_and_arrays(data, expected, args.rounds)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,197 @@
+"""Streams read from files and file objects at scale: a top-level array element by
+element against ijson (the library people use for that), memory that stays bounded on a
+1 GB file, and positions past 4 GiB."""
+
+import io
+import json
+import os
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import jetjson
+
+try:
+    from conftest import TEST_SCALE, data_params, data_path, hyp_settings, list_data_files, read_bytes
+except ImportError:  # tests/ turned into a package
+    from .conftest import TEST_SCALE, data_params, data_path, hyp_settings, list_data_files, read_bytes
+
+ijson = pytest.importorskip("ijson")
+
+CORPUS = data_params("corpus")
+SANITIZED = os.environ.get("JETJSON_SANITIZED") == "1"
+
+
+class ShortReads(io.RawIOBase):
+    """A binary file object that hands out at most `step` bytes per call, so that
+    documents straddle every kind of read boundary."""
+
+    def __init__(self, data, step):
+        self.data, self.at, self.step = data, 0, step
+
+    def readable(self):
+        return True
+
+    def readinto(self, b):
+        n = min(len(b), self.step, len(self.data) - self.at)
+        b[:n] = self.data[self.at:self.at + n]
+        self.at += n
+        return n
+
+
+def ijson_items(data):
+    # use_float: ijson's default gives Decimal for every number with a fraction
+    return list(ijson.items(io.BytesIO(data), "item", use_float=True))
+
+
+# ---- format="array" on a file object, against ijson.items ----
+
+@pytest.mark.parametrize("path", CORPUS)
+def test_corpus_array_matches_ijson(path):
+    data = read_bytes(path)
+    if not data.lstrip().startswith(b"["):
+        pytest.skip("not a top-level array")
+    expected = ijson_items(data)
+    assert expected == json.loads(data)  # the oracles agree with each other
+    assert list(jetjson.loads_many(io.BytesIO(data), format="array")) == expected
+    got = list(jetjson.loads_many(io.BufferedReader(ShortReads(data, 4093)), format="array", batch_size=1 << 12))
+    assert got == expected
+
+
+def test_corpus_records_as_one_array_match_ijson():
+    # every object-valued corpus file as the element of one big array
+    names = list_data_files("corpus")
+    if not names:
+        pytest.skip("test data not found")
+    records = [read_bytes(data_path("corpus", n)).strip() for n in names]
+    data = b"[\n" + b",\n".join(records) + b"\n]"
+    expected = ijson_items(data)
+    for batch in (1 << 10, 1 << 16, 1 << 20):
+        got = list(jetjson.loads_many(io.BufferedReader(ShortReads(data, 65521)), format="array", batch_size=batch))
+        assert got == expected, batch
+
+
+scalars = (st.none() | st.booleans() | st.integers(-(2**63) + 1, 2**63 - 1)  # ijson: 64-bit ints only
+           | st.floats(allow_nan=False, allow_infinity=False)
+           | st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=20))
+values = st.recursive(scalars, lambda kids: st.lists(kids, max_size=5)
+                      | st.dictionaries(st.text(max_size=6), kids, max_size=5), max_leaves=20)
+
+
+@given(st.lists(values, max_size=30), st.integers(1, 64), st.sampled_from([", ", ",", ",\n  "]))
+@hyp_settings(300)
+def test_generated_arrays_match_ijson(items, step, sep):
+    data = ("[" + sep.join(json.dumps(v, ensure_ascii=False) for v in items) + "]").encode()
+    expected = ijson_items(data)
+    got = list(jetjson.loads_many(io.BufferedReader(ShortReads(data, step), 16), format="array", batch_size=64))
+    assert got == expected
+
+
+def test_truncated_array_on_a_file_is_an_error_after_its_elements():
+    data = b'[{"a": 1}, {"b": 2}, {"c": '
+    with pytest.raises(Exception):
+        ijson_items(data)
+    got = []
+    with pytest.raises(json.JSONDecodeError):
+        for doc in jetjson.loads_many(io.BytesIO(data), format="array"):
+            got.append(doc)
+    assert got == [{"a": 1}, {"b": 2}]
+
+
+# ---- scale: a 1 GB file, positions past 4 GiB ----
+
+def resident_bytes():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def record(i):
+    return {"id": i, "user": {"login": "u%d" % (i % 977), "site_admin": i % 7 == 0},
+            "tags": ["t%d" % (i % 13), "x" * (i % 40)], "score": i * 0.25}
+
+
+def block_of_records(first, count):
+    return "".join(json.dumps(record(i)) + "\n" for i in range(first, first + count)).encode()
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="resident memory is read from /proc")
+@pytest.mark.skipif(SANITIZED or TEST_SCALE < 1, reason="a 1 GB run: not under the sanitizers")
+def test_one_gigabyte_file_in_bounded_memory(tmp_path):
+    # 1 GB of NDJSON on disk, read from the open file: every document is built and
+    # checked, and the process grows by less than 100 MB while it runs
+    per_block = 4096
+    block = block_of_records(0, per_block)  # ids repeat per block; checked below
+    n_blocks = (10**9 + len(block) - 1) // len(block)
+    path = tmp_path / "big.ndjson"
+    try:
+        with open(path, "wb") as f:
+            for _ in range(n_blocks):
+                f.write(block)
+    except OSError as exc:
+        pytest.skip("no room for 1 GB in the temp dir: %s" % exc)
+    try:
+        expected_sum = sum(r["id"] for r in map(json.loads, block.splitlines()))
+        start = resident_bytes()
+        peak = start
+        count = id_sum = 0
+        with open(path, "rb") as f:
+            for doc in jetjson.loads_many(f):
+                count += 1
+                id_sum += doc["id"]
+                if count % 50_000 == 0:
+                    peak = max(peak, resident_bytes())
+                    assert doc == record((count - 1) % per_block)
+        assert count == n_blocks * per_block
+        assert id_sum == expected_sum * n_blocks
+        assert peak - start < 100 * 2**20, (peak - start) >> 20
+    finally:
+        os.unlink(path)
+
+
+class RepeatedBlocks(io.RawIOBase):
+    """`count` copies of `block`, then `tail`: a stream of any size without a file."""
+
+    def __init__(self, block, count, tail):
+        self.block, self.left, self.tail = block, count, tail
+        self.piece, self.at = memoryview(b""), 0
+
+    def readable(self):
+        return True
+
+    def readinto(self, b):
+        if self.at == len(self.piece):
+            if self.left > 0:
+                self.left -= 1
+                self.piece, self.at = memoryview(self.block), 0
+            elif self.tail is not None:
+                self.piece, self.at, self.tail = memoryview(self.tail), 0, None
+            else:
+                return 0
+        n = min(len(b), len(self.piece) - self.at)
+        b[:n] = self.piece[self.at:self.at + n]
+        self.at += n
+        return n
+
+
+@pytest.mark.skipif(SANITIZED or TEST_SCALE < 1, reason="a 4 GiB run: not under the sanitizers")
+def test_positions_past_four_gibibytes():
+    # 4.25 GiB of documents from a stream (no disk needed), then a malformed one: every
+    # document is read, and the error's position counts past 2**32 in chars and lines
+    block = block_of_records(0, 8192)
+    lines_per_block = block.count(b"\n")
+    count = (4 * 2**30 + 2**28) // len(block) + 1
+    tail = b'{"id": 1, "bad": tru}\n'
+    total = count * len(block)
+    assert total > 2**32
+    seen = 0
+    with pytest.raises(json.JSONDecodeError) as info:
+        for _ in jetjson.loads_many(RepeatedBlocks(block, count, tail), fields="/id", batch_size=1 << 22):
+            seen += 1
+    assert seen == count * lines_per_block
+    expected = json.JSONDecodeError("Expecting value", tail.decode(), tail.index(b"tru"))
+    exc = info.value
+    assert exc.msg == expected.msg
+    assert exc.pos == total + expected.pos
+    assert exc.lineno == count * lines_per_block + 1
+    assert exc.colno == expected.colno
