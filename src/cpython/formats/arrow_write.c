@@ -8,6 +8,8 @@
  * released struct, which its destructor leaves alone), so each is released exactly once,
  * here, on every path. The producer's callbacks (get_schema, get_next, release) run with
  * the GIL held: a producer backed by Python code needs it. */
+#include <unistd.h>
+
 #include "request.h"
 
 #include "jetjson_arrow_write.h"
@@ -45,6 +47,7 @@ typedef struct aw_job {
     jj_aw_plan *plan;
     int64_t rows;        /* rows written so far */
     unsigned flags;
+    unsigned threads;    /* threads to write a batch's rows on */
 } aw_job;
 
 /* Compile the schema (then released). 0, or -1 with an exception. */
@@ -70,6 +73,9 @@ static int aw_reserve_rows(aw_job *job, int64_t written_rows, int64_t rows) {
 
 /* The first rows of a stream, written to learn the size of a row. */
 #define AW_SAMPLE_ROWS 256
+/* With threads, a batch's rows are cut into parts of about this much NDJSON (by the
+ * mean row so far): a batch of fewer than two parts is written on one thread. */
+#define AW_PART_BYTES ((size_t)256 << 10)
 
 /* Write one batch (then released), GIL released. 0, or -1 with an exception. */
 static int aw_job_batch(aw_job *job, struct ArrowArray *batch) {
@@ -83,7 +89,15 @@ static int aw_job_batch(aw_job *job, struct ArrowArray *batch) {
         done = AW_SAMPLE_ROWS;
     }
     if (!err && aw_reserve_rows(job, job->rows + done, length - done)) err = st.error = JJ_AW_NOMEM;
-    if (!err) err = jj_aw_write_rows(job->plan, batch, done, length - done, &job->out.w, &st);
+    if (!err) {
+        int64_t written = job->rows + done, per_part = 0;
+        if (job->threads > 1 && written > 0) {
+            size_t row_bytes = jj_sink_len(&job->out.w) / (size_t)written + 1;
+            per_part = (int64_t)(AW_PART_BYTES / row_bytes) + 1;
+        }
+        err = jj_aw_write_rows_threads(job->plan, batch, done, length - done, job->threads, per_part,
+                                       AW_PART_BYTES + AW_PART_BYTES / 4, &job->out.w, &st);
+    }
     PyEval_RestoreThread(job->out.saved);
     job->out.saved = NULL;
     if (batch->release) batch->release(batch);
@@ -176,20 +190,28 @@ static int aw_call_optional(PyObject *obj, const char *name, PyObject **result) 
     return *result ? 1 : -1;
 }
 
-/* threads: None or an int >= 0; checked, and otherwise unused (one thread for now). */
-static int aw_check_threads(PyObject *threads) {
-    if (!threads || threads == Py_None) return 0;
-    if (!PyLong_Check(threads) || PyBool_Check(threads)) {
-        PyErr_Format(PyExc_TypeError, "dumpb_arrow(): threads must be None or an int, not %.100s",
-                     Py_TYPE(threads)->tp_name);
-        return -1;
+/* threads: None or an int >= 0, None and 0 meaning one per processor (loads_arrow's
+ * rule). 0, or -1 with an exception. */
+static int aw_check_threads(PyObject *threads, unsigned *n) {
+    *n = 0;
+    if (threads && threads != Py_None) {
+        if (!PyLong_Check(threads) || PyBool_Check(threads)) {
+            PyErr_Format(PyExc_TypeError, "dumpb_arrow(): threads must be None or an int, not %.100s",
+                         Py_TYPE(threads)->tp_name);
+            return -1;
+        }
+        int overflow = 0;
+        long long v = PyLong_AsLongLongAndOverflow(threads, &overflow);
+        if (v == -1 && PyErr_Occurred()) return -1;
+        if (overflow < 0 || (overflow == 0 && v < 0)) {
+            PyErr_SetString(PyExc_ValueError, "dumpb_arrow(): threads must be None or an int >= 0");
+            return -1;
+        }
+        *n = overflow || v > 1024 ? 1024 : (unsigned)v;
     }
-    int overflow = 0;
-    long long v = PyLong_AsLongLongAndOverflow(threads, &overflow);
-    if (v == -1 && PyErr_Occurred()) return -1;
-    if (overflow < 0 || (overflow == 0 && v < 0)) {
-        PyErr_SetString(PyExc_ValueError, "dumpb_arrow(): threads must be None or an int >= 0");
-        return -1;
+    if (*n == 0) {
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        *n = cpus > 0 ? (unsigned)(cpus > 1024 ? 1024 : cpus) : 1;
     }
     return 0;
 }
@@ -215,12 +237,14 @@ PyObject *jj_py_dumpb_arrow(PyObject *module, PyObject *const *args, Py_ssize_t 
             return NULL;
         }
     }
-    if (aw_check_threads(threads) < 0) return NULL;
+    unsigned n_threads;
+    if (aw_check_threads(threads, &n_threads) < 0) return NULL;
 
     PyObject *data = args[0], *exported = NULL, *result = NULL;
     aw_job job;
     memset(&job, 0, sizeof job);
     job.flags = write_nulls ? 0 : JJ_AW_SKIP_NULLS;
+    job.threads = n_threads;
     int is_stream = aw_call_optional(data, "__arrow_c_stream__", &exported);
     int is_array = 0;
     if (is_stream == 0) is_array = aw_call_optional(data, "__arrow_c_array__", &exported);
