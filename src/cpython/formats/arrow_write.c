@@ -48,6 +48,7 @@ typedef struct aw_job {
     int64_t rows;        /* rows written so far */
     unsigned flags;
     unsigned threads;    /* threads to write a batch's rows on */
+    size_t block_size;   /* bytes of NDJSON in each of their parts */
 } aw_job;
 
 /* Compile the schema (then released). 0, or -1 with an exception. */
@@ -73,9 +74,9 @@ static int aw_reserve_rows(aw_job *job, int64_t written_rows, int64_t rows) {
 
 /* The first rows of a stream, written to learn the size of a row. */
 #define AW_SAMPLE_ROWS 256
-/* With threads, a batch's rows are cut into parts of about this much NDJSON (by the
- * mean row so far): a batch of fewer than two parts is written on one thread. */
-#define AW_PART_BYTES ((size_t)256 << 10)
+/* With threads, a batch's rows are cut into parts of about block_size bytes of NDJSON
+ * (by the mean row so far): a batch of fewer than two parts is written on one thread. */
+#define AW_BLOCK_SIZE ((size_t)256 << 10)
 
 /* Write one batch (then released), GIL released. 0, or -1 with an exception. */
 static int aw_job_batch(aw_job *job, struct ArrowArray *batch) {
@@ -84,19 +85,22 @@ static int aw_job_batch(aw_job *job, struct ArrowArray *batch) {
     jj_aw_error err = JJ_AW_OK;
     int64_t length = batch->length, done = 0;
     job->out.saved = PyEval_SaveThread();
-    if (job->rows == 0 && length > 2 * AW_SAMPLE_ROWS) {
-        err = jj_aw_write_rows(job->plan, batch, 0, AW_SAMPLE_ROWS, &job->out.w, &st);
-        done = AW_SAMPLE_ROWS;
+    if (job->rows == 0) {
+        /* threads cut the rest by the size of these rows too */
+        done = length > 2 * AW_SAMPLE_ROWS ? AW_SAMPLE_ROWS : job->threads > 1 ? length / 4 : 0;
+        if (done) err = jj_aw_write_rows(job->plan, batch, 0, done, &job->out.w, &st);
     }
     if (!err && aw_reserve_rows(job, job->rows + done, length - done)) err = st.error = JJ_AW_NOMEM;
     if (!err) {
         int64_t written = job->rows + done, per_part = 0;
         if (job->threads > 1 && written > 0) {
             size_t row_bytes = jj_sink_len(&job->out.w) / (size_t)written + 1;
-            per_part = (int64_t)(AW_PART_BYTES / row_bytes) + 1;
+            size_t rows = job->block_size / row_bytes + 1;
+            per_part = rows > (size_t)INT64_MAX ? INT64_MAX : (int64_t)rows;
         }
-        err = jj_aw_write_rows_threads(job->plan, batch, done, length - done, job->threads, per_part,
-                                       AW_PART_BYTES + AW_PART_BYTES / 4, &job->out.w, &st);
+        size_t hint = job->block_size < ((size_t)64 << 20) ? job->block_size + job->block_size / 4 : 0;
+        err = jj_aw_write_rows_threads(job->plan, batch, done, length - done, job->threads, per_part, hint,
+                                       &job->out.w, &st);
     }
     PyEval_RestoreThread(job->out.saved);
     job->out.saved = NULL;
@@ -216,10 +220,30 @@ static int aw_check_threads(PyObject *threads, unsigned *n) {
     return 0;
 }
 
+/* block_size: a positive int. 0, or -1 with an exception. */
+static int aw_check_block_size(PyObject *block_size, size_t *n) {
+    *n = AW_BLOCK_SIZE;
+    if (!block_size) return 0;
+    if (!PyLong_Check(block_size) || PyBool_Check(block_size)) {
+        PyErr_Format(PyExc_TypeError, "dumpb_arrow(): block_size must be an int, not %.100s",
+                     Py_TYPE(block_size)->tp_name);
+        return -1;
+    }
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(block_size, &overflow);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (overflow < 0 || (overflow == 0 && v <= 0)) {
+        PyErr_SetString(PyExc_ValueError, "dumpb_arrow(): block_size must be positive");
+        return -1;
+    }
+    *n = overflow || (unsigned long long)v > SIZE_MAX ? SIZE_MAX : (size_t)v;
+    return 0;
+}
+
 PyObject *jj_py_dumpb_arrow(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     (void)module;
     int write_nulls = 1;
-    PyObject *threads = NULL;
+    PyObject *threads = NULL, *block_size = NULL;
     if (nargs != 1) {
         PyErr_Format(PyExc_TypeError, "dumpb_arrow() takes exactly 1 positional argument (%zd given)", nargs);
         return NULL;
@@ -232,19 +256,23 @@ PyObject *jj_py_dumpb_arrow(PyObject *module, PyObject *const *args, Py_ssize_t 
             if (write_nulls < 0) return NULL;
         } else if (PyUnicode_CompareWithASCIIString(name, "threads") == 0) {
             threads = value;
+        } else if (PyUnicode_CompareWithASCIIString(name, "block_size") == 0) {
+            block_size = value;
         } else {
             PyErr_Format(PyExc_TypeError, "dumpb_arrow() got an unexpected keyword argument '%U'", name);
             return NULL;
         }
     }
     unsigned n_threads;
-    if (aw_check_threads(threads, &n_threads) < 0) return NULL;
+    size_t n_block;
+    if (aw_check_threads(threads, &n_threads) < 0 || aw_check_block_size(block_size, &n_block) < 0) return NULL;
 
     PyObject *data = args[0], *exported = NULL, *result = NULL;
     aw_job job;
     memset(&job, 0, sizeof job);
     job.flags = write_nulls ? 0 : JJ_AW_SKIP_NULLS;
     job.threads = n_threads;
+    job.block_size = n_block;
     int is_stream = aw_call_optional(data, "__arrow_c_stream__", &exported);
     int is_array = 0;
     if (is_stream == 0) is_array = aw_call_optional(data, "__arrow_c_array__", &exported);
