@@ -84,8 +84,8 @@ static size_t part_start(const mp_parts *job, size_t i) { return i ? job->ends[i
 static size_t mp_part_end(const mp_parts *job, size_t from) {
     size_t at = from;
     if (!job->msgpack) {
-        size_t end;
-        return jj_cut_at_lines(job->buf + from, job->len - from, job->block, &end, 2) ? from + end : job->len;
+        size_t ends[2]; /* this part and the rest */
+        return jj_cut_at_lines(job->buf + from, job->len - from, job->block, ends, 2) ? from + ends[0] : job->len;
     }
     while (at < job->len && at - from < job->block) {
         size_t next = mp_skip_value(job->buf, job->len, at);
