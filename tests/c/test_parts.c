@@ -1,7 +1,8 @@
 /* Conversions cut into parts on the worker pool (jetjson_parts.h) and the MessagePack
- * converters built on it: every thread count and block size gives the bytes (and the
+ * converters and Arrow row writer built on it: every thread count and block size gives the bytes (and the
  * errors) of one thread; line cuts end just after a '\n' and cover the input; a failing
  * part stops the run at the first failure in order. */
+#include "jetjson_arrow_write.h"
 #include "jetjson_msgpack.h"
 #include "jetjson_parts.h"
 #include "jetjson_pool.h"
@@ -138,10 +139,68 @@ static void test_msgpack(void) {
     }
 }
 
+static void noop_schema_release(struct ArrowSchema *schema) { schema->release = NULL; }
+
+/* A batch {i: int64, s: utf8} of `rows` rows, row `bad` (if below rows) invalid UTF-8. */
+static void test_arrow_rows(size_t rows, size_t bad) {
+    int64_t *ints = malloc(rows * sizeof *ints);
+    int32_t *offsets = malloc((rows + 1) * sizeof *offsets);
+    char *text = malloc(rows * 24 + 1);
+    if (!ints || !offsets || !text) abort();
+    size_t n = 0;
+    offsets[0] = 0;
+    for (size_t r = 0; r < rows; r++) {
+        ints[r] = (int64_t)(r * 7919) - 100000;
+        n += (size_t)(r == bad ? snprintf(text + n, 24, "a\xe2\x82") : snprintf(text + n, 24, "row %zu \"q\"", r));
+        offsets[r + 1] = (int32_t)n;
+    }
+    struct ArrowSchema s_i = {"l", "i", NULL, ARROW_FLAG_NULLABLE, 0, NULL, NULL, noop_schema_release, NULL};
+    struct ArrowSchema s_s = {"u", "s", NULL, ARROW_FLAG_NULLABLE, 0, NULL, NULL, noop_schema_release, NULL};
+    struct ArrowSchema *fields[] = {&s_i, &s_s};
+    struct ArrowSchema schema = {"+s", "", NULL, 0, 2, fields, NULL, noop_schema_release, NULL};
+    const void *b_i[] = {NULL, ints}, *b_s[] = {NULL, offsets, text}, *b_top[] = {NULL};
+    struct ArrowArray a_i = {(int64_t)rows, 0, 0, 2, 0, b_i, NULL, NULL, NULL, NULL};
+    struct ArrowArray a_s = {(int64_t)rows, 0, 0, 3, 0, b_s, NULL, NULL, NULL, NULL};
+    struct ArrowArray *columns[] = {&a_i, &a_s};
+    struct ArrowArray batch = {(int64_t)rows, 0, 0, 1, 2, b_top, columns, NULL, NULL, NULL};
+    jj_aw_plan *plan;
+    jj_aw_status st1, st2;
+    if (jj_aw_plan_new(&schema, 0, &plan, &st1)) abort();
+    jj_sink one;
+    if (jj_sink_init_malloc(&one, 64)) abort();
+    jj_aw_error e1 = jj_aw_write_batch(plan, &batch, &one, &st1);
+    CHECK((e1 == JJ_AW_OK) == (bad >= rows), "one thread: %s", jj_aw_error_name(e1));
+    int64_t per_parts[] = {1, 7, 100, 0};
+    for (unsigned threads = 1; threads <= 8; threads *= 2) {
+        for (size_t k = 0; k < 4; k++) {
+            jj_sink many;
+            if (jj_sink_init_malloc(&many, 64)) abort();
+            jj_aw_error e2 =
+                jj_aw_write_rows_threads(plan, &batch, 0, (int64_t)rows, threads, per_parts[k], 64, &many, &st2);
+            CHECK(e1 == e2, "arrow: same result (threads %u, rows %lld)", threads, (long long)per_parts[k]);
+            if (e1 == JJ_AW_OK)
+                CHECK(jj_sink_len(&one) == jj_sink_len(&many) && memcmp(one.start, many.start, jj_sink_len(&one)) == 0,
+                      "arrow: same bytes (threads %u, rows %lld)", threads, (long long)per_parts[k]);
+            else
+                CHECK(st1.row == st2.row && strcmp(st1.field, st2.field) == 0, "arrow: same error row %lld/%lld",
+                      (long long)st1.row, (long long)st2.row);
+            jj_sink_free_malloc(&many);
+        }
+    }
+    jj_sink_free_malloc(&one);
+    jj_aw_plan_free(plan);
+    free(ints);
+    free(offsets);
+    free(text);
+}
+
 int main(void) {
     test_cut();
     test_run();
     test_msgpack();
+    test_arrow_rows(3000, 3000);
+    test_arrow_rows(3000, 2500);
+    test_arrow_rows(3000, 10);
     jj_pool_release();
     return jj_test_report();
 }
