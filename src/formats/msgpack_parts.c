@@ -73,8 +73,8 @@ typedef struct mp_parts {
     size_t len, block;
     unsigned flags;
     int msgpack;   /* MessagePack values, else NDJSON lines */
-    size_t *ends;  /* grown as parts are found */
-    size_t cap, found;
+    size_t *ends;  /* filled as parts are found */
+    size_t cap;
 } mp_parts;
 
 static size_t part_start(const mp_parts *job, size_t i) { return i ? job->ends[i - 1] : 0; }
@@ -101,7 +101,6 @@ static int mp_next(void *ctx, size_t i) {
     if (from >= job->len || i >= job->cap) return 0;
     /* the last part holds what two blocks would not fill */
     job->ends[i] = i + 1 == job->cap || job->len - from < 2 * job->block ? job->len : mp_part_end(job, from);
-    job->found = i + 1;
     return 1;
 }
 
@@ -128,7 +127,7 @@ static int msgpack_part(void *ctx, size_t i, jj_sink *out) {
 static int mp_run(const uint8_t *buf, size_t len, unsigned flags, int msgpack, unsigned threads, size_t block,
                   jj_sink *out) {
     if (threads < 2 || block == 0 || len / 2 < block) return 0;
-    mp_parts job = {buf, len, block, flags, msgpack, NULL, len / block + 1, 0};
+    mp_parts job = {buf, len, block, flags, msgpack, NULL, len / block + 1};
     job.ends = malloc(job.cap * sizeof *job.ends);
     if (!job.ends) return 0;
     size_t kept = jj_sink_len(out), failed;
