@@ -320,3 +320,31 @@ if given is not None:
                                                              ("l", pa.list_(pa.float64()))]))
         got = jetjson.dumpb_arrow(table, threads=threads, block_size=block)
         assert got == jetjson.dumpb_arrow(table, threads=1) == expected_ndjson(table)
+
+
+def test_concurrent_callers_share_the_pool():
+    # several Python threads converting at once (GIL released): each gets its own bytes
+    import threading
+    lines = EVENTS.splitlines()
+    data = ndjson(lines)
+    want = packed_lines(lines)
+    text = json_lines([oracle_json_to_msgpack(line) for line in lines])
+    bad = data + b"[1,\n" + data
+    results = []
+
+    def work(k):
+        for _ in range(10):
+            results.append(jetjson.json_to_msgpack(data, ndjson=True, threads=2 + k % 3, block_size=4096) == want)
+            results.append(jetjson.msgpack_to_json(want, stream=True, threads=2 + k % 3, block_size=4096) == text)
+            try:
+                jetjson.json_to_msgpack(bad, ndjson=True, threads=3, block_size=4096)
+                results.append(False)
+            except ValueError as e:
+                results.append(f"(document {len(lines) + 1})" in str(e))
+
+    workers = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    assert len(results) == 120 and all(results)
