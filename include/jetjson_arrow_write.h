@@ -101,6 +101,16 @@ jj_aw_error jj_aw_write_batch(const jj_aw_plan *plan, const struct ArrowArray *b
 jj_aw_error jj_aw_write_rows(const jj_aw_plan *plan, const struct ArrowArray *batch, int64_t first, int64_t count,
                              jj_sink *out, jj_aw_status *status);
 
+/* jj_aw_write_rows on up to `threads` threads (the caller's and pool workers,
+ * jetjson_pool.h): the rows cut into ranges of `rows_per_part` written at once, each into
+ * a buffer of its own started at `part_hint` bytes, joined in order. The bytes are
+ * jj_aw_write_rows's; on a failure the rows are written again on the calling thread, so
+ * the error and its row are exactly its too. Fewer than two parts' rows, or threads <= 1:
+ * jj_aw_write_rows itself. */
+jj_aw_error jj_aw_write_rows_threads(const jj_aw_plan *plan, const struct ArrowArray *batch, int64_t first,
+                                     int64_t count, unsigned threads, int64_t rows_per_part, size_t part_hint,
+                                     jj_sink *out, jj_aw_status *status);
+
 #ifdef __cplusplus
 }
 #endif

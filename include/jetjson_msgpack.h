@@ -82,6 +82,16 @@ jj_mp_error jj_json_to_msgpack(jj_parser *p, const uint8_t *buf, size_t len, uns
 jj_mp_error jj_msgpack_write_document(const jj_parser *p, const uint8_t *input, size_t input_len, jj_sink *out,
                                       jj_mp_status *status);
 
+/* jj_json_to_msgpack on up to `threads` threads (the caller's and pool workers,
+ * jetjson_pool.h): with JJ_MP_NDJSON and an input of two blocks or more, the input is cut
+ * at line ends into parts of about `block` bytes, converted at once and joined in order.
+ * The result is byte for byte jj_json_to_msgpack's: when a part fails (a document across
+ * a cut, a bad document) the whole input is converted again on the calling thread with
+ * p, so errors are exactly its too. One document (no JJ_MP_NDJSON), threads <= 1 or a
+ * small input: jj_json_to_msgpack itself. */
+jj_mp_error jj_json_to_msgpack_threads(jj_parser *p, const uint8_t *buf, size_t len, unsigned flags,
+                                       unsigned threads, size_t block, jj_sink *out, jj_mp_status *status);
+
 /* ---- MessagePack -> JSON ---- */
 
 #define JJ_MP_STREAM 1u       /* a sequence of values, each written as a line ending "\n" */
@@ -90,6 +100,13 @@ jj_mp_error jj_msgpack_write_document(const jj_parser *p, const uint8_t *input, 
 #define JJ_MP_EXT_NULL 8u     /* write extension values as null instead of refusing them */
 
 jj_mp_error jj_msgpack_to_json(const uint8_t *buf, size_t len, unsigned flags, jj_sink *out, jj_mp_status *status);
+
+/* jj_msgpack_to_json on up to `threads` threads, as jj_json_to_msgpack_threads: with
+ * JJ_MP_STREAM the values are cut into parts of about `block` bytes (their ends found by
+ * skipping over headers), converted at once, the lines joined in order; any failure
+ * converts it all again on the calling thread, whose output and errors are the rule. */
+jj_mp_error jj_msgpack_to_json_threads(const uint8_t *buf, size_t len, unsigned flags, unsigned threads,
+                                       size_t block, jj_sink *out, jj_mp_status *status);
 
 /* The family of a MessagePack type byte, for messages: "integer", "nil", "boolean",
  * "float", "string", "binary", "array", "map", "extension", "invalid type". */

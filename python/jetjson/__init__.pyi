@@ -256,6 +256,7 @@ def dumpb_arrow(
     /,
     *,
     write_nulls: bool = True,
+    block_size: int = 262144,
     threads: int | None = None,
 ) -> bytes: ...
 # canonical JSON (RFC 8785, JCS)

@@ -314,8 +314,9 @@ static PyMethodDef jj_methods[] = {
      "MessagePack bytes for JSON data (str, bytes, bytearray or memoryview): the bytes of\n"
      "msgpack.packb(json.loads(data)), but duplicate keys are kept and ints past 64 bits become\n"
      "float64. ndjson=True: whitespace-separated documents, one MessagePack value each. Invalid\n"
-     "JSON raises ValueError naming the document (from 1). block_size (> 0) and threads (None\n"
-     "or >= 0) are checked but the conversion runs on the calling thread, GIL released."},
+     "JSON raises ValueError naming the document (from 1). GIL released. With ndjson=True,\n"
+     "threads=N converts parts of about block_size bytes on N threads (None or 0: one per\n"
+     "processor), with the bytes and errors of one thread."},
     {"msgpack_to_json", (PyCFunction)(void (*)(void))jj_py_msgpack_to_json, METH_FASTCALL | METH_KEYWORDS,
      "msgpack_to_json(data, /, *, stream=False, validate_utf8=True, binary_as_base64=True, ext_as_null=False,\n"
      "block_size=1048576, threads=None)\n--\n\n"
@@ -325,15 +326,16 @@ static PyMethodDef jj_methods[] = {
      "null with ext_as_null=True). stream=True: a sequence of values, one NDJSON line each.\n"
      "Invalid input raises ValueError naming the byte. block_size and threads as json_to_msgpack."},
     {"dumpb_arrow", (PyCFunction)(void (*)(void))jj_py_dumpb_arrow, METH_FASTCALL | METH_KEYWORDS,
-     "dumpb_arrow(data, /, *, write_nulls=True, threads=None)\n--\n\n"
+     "dumpb_arrow(data, /, *, write_nulls=True, block_size=262144, threads=None)\n--\n\n"
      "NDJSON bytes of Arrow data, one object per row: any object with __arrow_c_stream__ or\n"
      "__arrow_c_array__ of a struct type (pyarrow Table, RecordBatch, RecordBatchReader,\n"
      "StructArray, polars DataFrame...). Integers, floats (as dumpb; NaN and infinities as\n"
      "null), bools, strings, timestamps (ISO 8601 in UTC, 'Z' when zoned), dates, times,\n"
      "decimals (numbers with their scale's digits), structs, lists and dictionaries; other\n"
      "types (binary, durations, maps...) raise ValueError naming the field.\n"
-     "write_nulls=False leaves null fields out. threads (None or >= 0) is checked; the\n"
-     "writing runs on the calling thread, GIL released."},
+     "write_nulls=False leaves null fields out. threads=N writes a batch's rows in parts of\n"
+     "about block_size bytes on N threads (None or 0: one per processor), with the bytes and\n"
+     "errors of one thread."},
     {"loads_arrow", (PyCFunction)(void (*)(void))jj_py_loads_arrow, METH_VARARGS | METH_KEYWORDS,
      "loads_arrow(data, /, schema=None, *, block_size=1048576, error_on_unknown_fields=False,\n"
      "            validate_skipped=True, threads=None)\n--\n\n"

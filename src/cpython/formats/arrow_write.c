@@ -8,6 +8,8 @@
  * released struct, which its destructor leaves alone), so each is released exactly once,
  * here, on every path. The producer's callbacks (get_schema, get_next, release) run with
  * the GIL held: a producer backed by Python code needs it. */
+#include <unistd.h>
+
 #include "request.h"
 
 #include "jetjson_arrow_write.h"
@@ -45,6 +47,8 @@ typedef struct aw_job {
     jj_aw_plan *plan;
     int64_t rows;        /* rows written so far */
     unsigned flags;
+    unsigned threads;    /* threads to write a batch's rows on */
+    size_t block_size;   /* bytes of NDJSON in each of their parts */
 } aw_job;
 
 /* Compile the schema (then released). 0, or -1 with an exception. */
@@ -70,6 +74,9 @@ static int aw_reserve_rows(aw_job *job, int64_t written_rows, int64_t rows) {
 
 /* The first rows of a stream, written to learn the size of a row. */
 #define AW_SAMPLE_ROWS 256
+/* With threads, a batch's rows are cut into parts of about block_size bytes of NDJSON
+ * (by the mean row so far): a batch of fewer than two parts is written on one thread. */
+#define AW_BLOCK_SIZE ((size_t)256 << 10)
 
 /* Write one batch (then released), GIL released. 0, or -1 with an exception. */
 static int aw_job_batch(aw_job *job, struct ArrowArray *batch) {
@@ -78,12 +85,23 @@ static int aw_job_batch(aw_job *job, struct ArrowArray *batch) {
     jj_aw_error err = JJ_AW_OK;
     int64_t length = batch->length, done = 0;
     job->out.saved = PyEval_SaveThread();
-    if (job->rows == 0 && length > 2 * AW_SAMPLE_ROWS) {
-        err = jj_aw_write_rows(job->plan, batch, 0, AW_SAMPLE_ROWS, &job->out.w, &st);
-        done = AW_SAMPLE_ROWS;
+    if (job->rows == 0) {
+        /* threads cut the rest by the size of these rows too */
+        done = length > 2 * AW_SAMPLE_ROWS ? AW_SAMPLE_ROWS : job->threads > 1 ? length / 4 : 0;
+        if (done) err = jj_aw_write_rows(job->plan, batch, 0, done, &job->out.w, &st);
     }
     if (!err && aw_reserve_rows(job, job->rows + done, length - done)) err = st.error = JJ_AW_NOMEM;
-    if (!err) err = jj_aw_write_rows(job->plan, batch, done, length - done, &job->out.w, &st);
+    if (!err) {
+        int64_t written = job->rows + done, per_part = 0;
+        if (job->threads > 1 && written > 0) {
+            size_t row_bytes = jj_sink_len(&job->out.w) / (size_t)written + 1;
+            size_t rows = job->block_size / row_bytes + 1;
+            per_part = rows > (size_t)INT64_MAX ? INT64_MAX : (int64_t)rows;
+        }
+        size_t hint = job->block_size < ((size_t)64 << 20) ? job->block_size + job->block_size / 4 : 0;
+        err = jj_aw_write_rows_threads(job->plan, batch, done, length - done, job->threads, per_part, hint,
+                                       &job->out.w, &st);
+    }
     PyEval_RestoreThread(job->out.saved);
     job->out.saved = NULL;
     if (batch->release) batch->release(batch);
@@ -176,28 +194,56 @@ static int aw_call_optional(PyObject *obj, const char *name, PyObject **result) 
     return *result ? 1 : -1;
 }
 
-/* threads: None or an int >= 0; checked, and otherwise unused (one thread for now). */
-static int aw_check_threads(PyObject *threads) {
-    if (!threads || threads == Py_None) return 0;
-    if (!PyLong_Check(threads) || PyBool_Check(threads)) {
-        PyErr_Format(PyExc_TypeError, "dumpb_arrow(): threads must be None or an int, not %.100s",
-                     Py_TYPE(threads)->tp_name);
+/* threads: None or an int >= 0, None and 0 meaning one per processor (loads_arrow's
+ * rule). 0, or -1 with an exception. */
+static int aw_check_threads(PyObject *threads, unsigned *n) {
+    *n = 0;
+    if (threads && threads != Py_None) {
+        if (!PyLong_Check(threads) || PyBool_Check(threads)) {
+            PyErr_Format(PyExc_TypeError, "dumpb_arrow(): threads must be None or an int, not %.100s",
+                         Py_TYPE(threads)->tp_name);
+            return -1;
+        }
+        int overflow = 0;
+        long long v = PyLong_AsLongLongAndOverflow(threads, &overflow);
+        if (v == -1 && PyErr_Occurred()) return -1;
+        if (overflow < 0 || (overflow == 0 && v < 0)) {
+            PyErr_SetString(PyExc_ValueError, "dumpb_arrow(): threads must be None or an int >= 0");
+            return -1;
+        }
+        *n = overflow || v > 1024 ? 1024 : (unsigned)v;
+    }
+    if (*n == 0) {
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        *n = cpus > 0 ? (unsigned)(cpus > 1024 ? 1024 : cpus) : 1;
+    }
+    return 0;
+}
+
+/* block_size: a positive int. 0, or -1 with an exception. */
+static int aw_check_block_size(PyObject *block_size, size_t *n) {
+    *n = AW_BLOCK_SIZE;
+    if (!block_size) return 0;
+    if (!PyLong_Check(block_size) || PyBool_Check(block_size)) {
+        PyErr_Format(PyExc_TypeError, "dumpb_arrow(): block_size must be an int, not %.100s",
+                     Py_TYPE(block_size)->tp_name);
         return -1;
     }
     int overflow = 0;
-    long long v = PyLong_AsLongLongAndOverflow(threads, &overflow);
+    long long v = PyLong_AsLongLongAndOverflow(block_size, &overflow);
     if (v == -1 && PyErr_Occurred()) return -1;
-    if (overflow < 0 || (overflow == 0 && v < 0)) {
-        PyErr_SetString(PyExc_ValueError, "dumpb_arrow(): threads must be None or an int >= 0");
+    if (overflow < 0 || (overflow == 0 && v <= 0)) {
+        PyErr_SetString(PyExc_ValueError, "dumpb_arrow(): block_size must be positive");
         return -1;
     }
+    *n = overflow || (unsigned long long)v > SIZE_MAX ? SIZE_MAX : (size_t)v;
     return 0;
 }
 
 PyObject *jj_py_dumpb_arrow(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     (void)module;
     int write_nulls = 1;
-    PyObject *threads = NULL;
+    PyObject *threads = NULL, *block_size = NULL;
     if (nargs != 1) {
         PyErr_Format(PyExc_TypeError, "dumpb_arrow() takes exactly 1 positional argument (%zd given)", nargs);
         return NULL;
@@ -210,17 +256,23 @@ PyObject *jj_py_dumpb_arrow(PyObject *module, PyObject *const *args, Py_ssize_t 
             if (write_nulls < 0) return NULL;
         } else if (PyUnicode_CompareWithASCIIString(name, "threads") == 0) {
             threads = value;
+        } else if (PyUnicode_CompareWithASCIIString(name, "block_size") == 0) {
+            block_size = value;
         } else {
             PyErr_Format(PyExc_TypeError, "dumpb_arrow() got an unexpected keyword argument '%U'", name);
             return NULL;
         }
     }
-    if (aw_check_threads(threads) < 0) return NULL;
+    unsigned n_threads;
+    size_t n_block;
+    if (aw_check_threads(threads, &n_threads) < 0 || aw_check_block_size(block_size, &n_block) < 0) return NULL;
 
     PyObject *data = args[0], *exported = NULL, *result = NULL;
     aw_job job;
     memset(&job, 0, sizeof job);
     job.flags = write_nulls ? 0 : JJ_AW_SKIP_NULLS;
+    job.threads = n_threads;
+    job.block_size = n_block;
     int is_stream = aw_call_optional(data, "__arrow_c_stream__", &exported);
     int is_array = 0;
     if (is_stream == 0) is_array = aw_call_optional(data, "__arrow_c_array__", &exported);

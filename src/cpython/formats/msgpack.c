@@ -5,18 +5,24 @@
 #include "request.h"
 #include "writer.h"
 
+#include <unistd.h>
+
 #include "jetjson_msgpack.h"
 
 /* ---- keyword arguments ---- */
 
 typedef struct mp_args {
     int ndjson, stream, validate_utf8, binary_as_base64, ext_as_null;
+    size_t block_size;
+    unsigned threads;
 } mp_args;
 
-/* block_size: a positive int; threads: None or an int >= 0. Both are checked and
- * otherwise unused: every conversion runs on the calling thread (the worker pool that
- * threads= is to use belongs to the streams work). */
-static int mp_check_sizes(const char *fn, PyObject *block_size, PyObject *threads) {
+/* block_size: a positive int (the size of the parts the input is cut into for threads);
+ * threads: None or an int >= 0, None and 0 meaning one per processor (loads_arrow's
+ * rule). */
+static int mp_check_sizes(const char *fn, PyObject *block_size, PyObject *threads, mp_args *a) {
+    a->block_size = (size_t)1 << 20;
+    a->threads = 0;
     if (block_size) {
         if (!PyLong_Check(block_size) || PyBool_Check(block_size)) {
             PyErr_Format(PyExc_TypeError, "%s(): block_size must be an int, not %.100s", fn,
@@ -30,6 +36,7 @@ static int mp_check_sizes(const char *fn, PyObject *block_size, PyObject *thread
             PyErr_Format(PyExc_ValueError, "%s(): block_size must be positive", fn);
             return -1;
         }
+        a->block_size = overflow || (unsigned long long)v > SIZE_MAX ? SIZE_MAX : (size_t)v;
     }
     if (threads && threads != Py_None) {
         if (!PyLong_Check(threads) || PyBool_Check(threads)) {
@@ -44,13 +51,18 @@ static int mp_check_sizes(const char *fn, PyObject *block_size, PyObject *thread
             PyErr_Format(PyExc_ValueError, "%s(): threads must be None or an int >= 0", fn);
             return -1;
         }
+        a->threads = overflow || v > 1024 ? 1024 : (unsigned)v;
+    }
+    if (a->threads == 0) {
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        a->threads = cpus > 0 ? (unsigned)(cpus > 1024 ? 1024 : cpus) : 1;
     }
     return 0;
 }
 
 /* Parses (data, /, *, <flags>, block_size, threads); names[i] sets *flags[i]. */
 static int mp_parse_args(const char *fn, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
-                         const char *const *names, int *const *flags, size_t nflags) {
+                         const char *const *names, int *const *flags, size_t nflags, mp_args *a) {
     PyObject *block_size = NULL, *threads = NULL;
     if (nargs != 1) {
         PyErr_Format(PyExc_TypeError, "%s() takes exactly 1 positional argument (%zd given)", fn, nargs);
@@ -75,7 +87,7 @@ static int mp_parse_args(const char *fn, PyObject *const *args, Py_ssize_t nargs
             return -1;
         }
     }
-    return mp_check_sizes(fn, block_size, threads);
+    return mp_check_sizes(fn, block_size, threads, a);
 }
 
 /* ---- json_to_msgpack ---- */
@@ -97,7 +109,7 @@ PyObject *jj_py_json_to_msgpack(PyObject *module, PyObject *const *args, Py_ssiz
     static const char *const names[] = {"ndjson"};
     mp_args a = {0};
     int *const flags[] = {&a.ndjson};
-    if (mp_parse_args("json_to_msgpack", args, nargs, kwnames, names, flags, 1) < 0) return NULL;
+    if (mp_parse_args("json_to_msgpack", args, nargs, kwnames, names, flags, 1, &a) < 0) return NULL;
     jj_state *st = PyModule_GetState(module);
     PyObject *result = NULL;
     jj_request r = {0};
@@ -111,8 +123,8 @@ PyObject *jj_py_json_to_msgpack(PyObject *module, PyObject *const *args, Py_ssiz
         if (jj_unlocked_writer_start(&o, r.in.len + 64) == 0) {
             jj_mp_status status;
             o.saved = jj_request_unlock(&r);
-            jj_mp_error err =
-                jj_json_to_msgpack(r.parser, r.in.buf, r.in.len, a.ndjson ? JJ_MP_NDJSON : 0, &o.w, &status);
+            jj_mp_error err = jj_json_to_msgpack_threads(r.parser, r.in.buf, r.in.len, a.ndjson ? JJ_MP_NDJSON : 0,
+                                                         a.threads, a.block_size, &o.w, &status);
             jj_request_relock(o.saved);
             o.saved = NULL;
             if (err == JJ_MP_OK) result = jj_writer_finish(&o.w);
@@ -130,10 +142,10 @@ PyObject *jj_py_json_to_msgpack(PyObject *module, PyObject *const *args, Py_ssiz
 
 PyObject *jj_py_msgpack_to_json(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char *const names[] = {"stream", "validate_utf8", "binary_as_base64", "ext_as_null"};
-    mp_args a = {0, 0, 1, 1, 0};
+    mp_args a = {0, 0, 1, 1, 0, 0, 0};
     int *const flags[] = {&a.stream, &a.validate_utf8, &a.binary_as_base64, &a.ext_as_null};
     (void)module;
-    if (mp_parse_args("msgpack_to_json", args, nargs, kwnames, names, flags, 4) < 0) return NULL;
+    if (mp_parse_args("msgpack_to_json", args, nargs, kwnames, names, flags, 4, &a) < 0) return NULL;
     unsigned fl = (a.stream ? JJ_MP_STREAM : 0) | (a.validate_utf8 ? 0 : JJ_MP_NO_UTF8_CHECK) |
                   (a.binary_as_base64 ? 0 : JJ_MP_BIN_ERROR) | (a.ext_as_null ? JJ_MP_EXT_NULL : 0);
     Py_buffer view;
@@ -152,7 +164,7 @@ PyObject *jj_py_msgpack_to_json(PyObject *module, PyObject *const *args, Py_ssiz
         /* a writable buffer could change under a thread that runs without the GIL */
         int unlock = len >= JJ_UNLOCK_MIN_BYTES && view.readonly;
         o.saved = unlock ? PyEval_SaveThread() : NULL;
-        jj_mp_error err = jj_msgpack_to_json(buf, len, fl, &o.w, &status);
+        jj_mp_error err = jj_msgpack_to_json_threads(buf, len, fl, a.threads, a.block_size, &o.w, &status);
         if (o.saved) PyEval_RestoreThread(o.saved);
         o.saved = NULL;
         if (err == JJ_MP_OK) {
