@@ -27,10 +27,11 @@ import os
 import re
 from typing import TYPE_CHECKING, Any, Iterable, NamedTuple, Union
 
-import dask
 import dask.dataframe as dd
 import pandas as pd
 import pyarrow as pa
+from dask.base import compute
+from dask.delayed import delayed
 from dask.utils import parse_bytes
 
 from . import loads_arrow
@@ -290,10 +291,11 @@ def read_ndjson(paths_or_glob: _PathLike | Iterable[_PathLike], schema: Any = No
     """
     parts = _ranges(_expand(paths_or_glob), _blocksize(blocksize))
     if schema is None:
-        schemas = dask.compute(*[dask.delayed(_infer, pure=True)(p, threads) for p in parts])
+        schemas = compute(*[delayed(_infer, pure=True)(p, threads) for p in parts])
         arrow_schema = _merge_schemas(list(schemas), parts)
     else:
         arrow_schema = pa.schema(schema)
     meta = _to_pandas(arrow_schema.empty_table())
     reader = _ReadPart(arrow_schema, threads, error_on_unknown_fields)
-    return dd.from_map(reader, parts, meta=meta, label="jetjson-read-ndjson", enforce_metadata=False)
+    frame: DataFrame = dd.from_map(reader, parts, meta=meta, label="jetjson-read-ndjson", enforce_metadata=False)
+    return frame
