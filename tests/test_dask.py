@@ -321,6 +321,20 @@ def test_column_projection(tmp_path):
     assert list(ddf["type"].compute(scheduler="threads")) == list(whole["type"])
 
 
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc/self/fd")
+def test_files_closed_after_reads_and_errors(tmp_path):
+    # every partition maps its file and unmaps it, after a read or an error alike
+    paths = write_files(tmp_path, [ndjson([{"a": i} for i in range(40)]), b'{"a": 1}\n{"a": ]}\n'])
+    ddf = read_ndjson(paths[0], blocksize=50)
+    ddf.compute(scheduler="sync")
+    before = len(os.listdir("/proc/self/fd"))
+    for _ in range(20):
+        ddf.compute(scheduler="sync")
+        with pytest.raises(ValueError):
+            read_ndjson(paths[1], blocksize=5)
+    assert len(os.listdir("/proc/self/fd")) == before
+
+
 def test_import_jetjson_does_not_import_dask():
     parent = os.path.dirname(os.path.dirname(os.path.abspath(jetjson.__file__)))
     code = (f"import sys; sys.path.insert(0, {parent!r}); import jetjson; "
