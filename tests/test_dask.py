@@ -288,6 +288,20 @@ def test_type_clash_names_field_and_places(tmp_path):
         read_ndjson(one, blocksize=None)
 
 
+def test_unknown_fields_and_threads(tmp_path):
+    records = [{"a": i, "b": "x" * (i % 7)} for i in range(3000)]
+    paths = write_files(tmp_path, [ndjson(records), ndjson(records[:5] + [{"a": 1, "zz": 2}])])
+    schema = pa.schema([("a", pa.int64()), ("b", pa.string())])
+    one = assert_same(paths, schema, blocksize=20_000)
+    for threads in (2, None):  # loads_arrow's threads inside each partition: same result
+        assert computed(read_ndjson(paths, schema, blocksize=20_000, threads=threads), "sync").equals(one)
+    with pytest.raises(ValueError, match=r'part001\.ndjson, line 6: .*unknown field "zz"'):
+        read_ndjson(paths, schema, blocksize=20_000, error_on_unknown_fields=True).compute(scheduler="sync")
+    # a column selection reads only that field: unknown fields are then every other one
+    got = read_ndjson(paths, schema, error_on_unknown_fields=True)[["a"]].compute(scheduler="sync")
+    assert list(got["a"]) == [r["a"] for r in records] + [0, 1, 2, 3, 4, 1]
+
+
 def test_arguments(tmp_path):
     paths = write_files(tmp_path, [ndjson([{"a": i} for i in range(100)])] * 3)
     size = os.path.getsize(paths[0])
