@@ -24,7 +24,8 @@ PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(jetjson.__file_
 # members reach dumpb only once enum is imported; typing: annotations only)
 DEFERRED = ["json", "json.decoder", "json.encoder", "json.scanner", "re", "enum", "collections",
             "collections.abc", "typing", "datetime", "decimal", "uuid", "dataclasses", "mmap",
-            "functools", "inspect", "numpy", "typing_extensions"]
+            "functools", "inspect", "numpy", "typing_extensions", "dask", "distributed", "pandas",
+            "pyarrow"]
 
 
 def run_fresh(code):
