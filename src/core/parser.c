@@ -284,6 +284,9 @@ static jj_error jj_many_span(jj_many *m, size_t depth, size_t count, size_t regi
     return JJ_OK;
 }
 
+/* How a structural character moves the nesting depth (no branch per entry). */
+static const signed char jj_bracket_step[256] = {['{'] = 1, ['['] = 1, ['}'] = -1, [']'] = -1};
+
 jj_error jj_many_next(jj_many *m, size_t *doc_start, size_t *doc_end) {
     jj_parser *p = m->parser;
     const uint8_t *buf = m->buf;
@@ -300,11 +303,12 @@ jj_error jj_many_next(jj_many *m, size_t *doc_start, size_t *doc_end) {
         if (short_input && (m->flags & JJ_MANY_MORE_INPUT)) err = JJ_ERR_INCOMPLETE;
         return jj_fail(p, err, m->pending_at);
     }
+    /* a closing bracket that opens the document leaves the depth at 0, as a stray one */
+    long level = 0;
     do {
-        uint8_t c = buf[index[e++] & pos_mask];
-        if (c == '{' || c == '[') depth++;
-        else if ((c == '}' || c == ']') && depth) depth--;
-    } while (depth && e < n);
+        level += jj_bracket_step[buf[index[e++] & pos_mask]];
+    } while (level > 0 && e < (size_t)n);
+    depth = level > 0 ? (size_t)level : 0;
     m->next = e;
     size_t region_end = e < n ? index[e] & pos_mask : m->scanned;
     int runs_to_end = e >= n;
