@@ -933,8 +933,8 @@ def test_integer_texts_like_msgspec(t):
     # integers of up to 18 digits are read from the text straight (no tape entry
     # finished): every length around that bound, signs, and what is not an integer
     for text in NUMBER_TEXTS:
-        if typing.get_origin(t) is Literal and text == b"-9223372036854775809":
-            continue  # known difference, not of this path: msgspec says `float` past int64 here
+        if typing.get_origin(t) is Literal and text.lstrip(b"-").isdigit() and not -2**63 <= int(text) < 2**64:
+            continue  # known difference, not of this path: msgspec says `float` past 64 bits here
         if typing.get_origin(t) is list:
             doc = b"[" + text + b", " + text + b"]"
         elif typing.get_origin(t) is dict:
