@@ -247,7 +247,7 @@ def main(argv=None):
         if case == "ndjson":
             raw, per_line = b"\n".join(lines) + b"\n", False
             make_input = lambda: bytes(bytearray(raw))  # noqa: E731
-        else:
+        elif case != "gh":
             t = Twitter if case == "twitter" else Citm
             raw = (corpus / ("twitter.json" if case == "twitter" else "citm_catalog.json")).read_bytes()
             per_line, size = False, len(raw)

@@ -178,6 +178,15 @@ void jj_parser_recycle(jj_parser *to, jj_parser *from, size_t max_bytes);
  * brackets balance, from the index) and parses nothing: the tape stays empty and only
  * bad bytes or a cut are reported; the caller parses the span (jj_parse_lazy...). */
 #define JJ_MANY_SPANS 2u
+/* With JJ_MANY_LAZY, each document's tape is jj_parse_lazy's (raw strings and numbers,
+ * offsets into the whole buffer), made from the one index jj_many_start built: no stage 1
+ * per document. It holds while the lazy stage 1 takes the whole buffer; where it does not
+ * (bad bytes, a bad escape or control byte in a string, a buffer of 2 GiB or more),
+ * jj_many_start drops the flag from m->flags and the other flags apply: the caller reads
+ * m->flags after it to know which tape a JJ_OK document has (while it holds, JJ_MANY_SPANS
+ * is not looked at). Errors and JJ_ERR_INCOMPLETE
+ * are those of a many without the flag. */
+#define JJ_MANY_LAZY 4u
 typedef struct jj_many {
     jj_parser *parser;
     const uint8_t *buf;

@@ -222,6 +222,28 @@ def test_type_refused_with_fields_or_lazy():
         jetjson._jetjson.Decoder(int)._attach(object())
 
 
+ESCAPED_DOCS = [b'{"title": "a\\"b\\u00e9", "year": 1}', b'{"ti\\u0074le": "x", "year": 2}',
+                b'{"extra": "\\t", "year": 3, "title": "\\ud83d\\ude00"}', b'{"title": "plain", "year": -4}']
+
+
+@pytest.mark.parametrize("fmt", ["whitespace", "lines"])
+def test_escapes_and_refusals_in_one_window(fmt):
+    # the window's index serves every document (escaped keys and values included); a
+    # bad escape or a grammar error anywhere fails its document as without type=
+    data = b"\n".join(ESCAPED_DOCS)
+    want = expected_docs(ESCAPED_DOCS, Movie)
+    for batch in (16, 1 << 20):
+        assert list(jetjson.loads_many(data, type=Movie, format=fmt, batch_size=batch)) == want
+        assert list(jetjson.loads_many(io.BytesIO(data), type=Movie, format=fmt, batch_size=batch)) == want
+    for bad in (b'{"title": "\\x", "year": 5}', b'{"title": "a", "year": }', b'{"title": "a\tb", "year": 5}',
+                b'{"title": "\xff", "year": 5}'):
+        lines = ESCAPED_DOCS[:2] + [bad] + ESCAPED_DOCS[2:]
+        typed, terr = stream_outcome(b"\n".join(lines), Movie, format=fmt)
+        plain, perr = stream_outcome(b"\n".join(lines), None, format=fmt)
+        assert typed == want[:2] and len(plain) == 2
+        assert terr == perr and terr is not None
+
+
 def test_untyped_stream_unchanged():
     assert list(jetjson.loads_many(b'{"x": 1} [2]', type=None)) == [{"x": 1}, [2]]
 

@@ -193,6 +193,43 @@ static size_t jj_open_string_at(const uint8_t *buf, size_t len) {
     return quote;
 }
 
+/* JJ_MANY_LAZY: the lazy stage 1 over the whole buffer, with its length after the last
+ * entry (stage2_lazy ends the last string there). 1 when it took every byte; 0 when the
+ * caller indexes the usual way (p->error JJ_ERR_NOMEM when memory ran out). */
+static int jj_many_index_lazy(jj_parser *p, const jj_kernels *k, const uint8_t *buf, size_t len) {
+    p->tape_len = 0;
+    p->max_depth = 0;
+    p->error = JJ_OK;
+    if (len >= JJ_LAZY_MAX_LEN - JJ_INDEX_SLACK) return 0;
+    if (!jj_buffer_reserve((void **)&p->index, &p->index_cap, len + JJ_INDEX_SLACK, sizeof *p->index)) {
+        jj_fail(p, JJ_ERR_NOMEM, 0);
+        return 0;
+    }
+    jj_error err = JJ_OK;
+    size_t err_off = 0;
+    p->index_len = k->stage1_lazy(buf, len, p->index, &err, &err_off);
+    if (err) return 0;
+    p->index[p->index_len] = (uint32_t)len;
+    return 1;
+}
+
+/* JJ_MANY_LAZY: the lazy tape of index entries [first, first + count) ending at
+ * region_end. JJ_OK, or an error for the caller to ask the usual stage 2 about. */
+static jj_error jj_many_stage2_lazy(jj_parser *p, size_t first, size_t count, const uint8_t *buf,
+                                    size_t region_end) {
+    if (!jj_buffer_reserve((void **)&p->tape, &p->tape_cap, 2 * count + 2, sizeof *p->tape) ||
+        !jj_buffer_reserve((void **)&p->stack, &p->stack_cap, 2 * count + 2, sizeof *p->stack))
+        return JJ_ERR_NOMEM;
+    uint32_t *whole = p->index;
+    size_t whole_len = p->index_len;
+    p->index += first;
+    p->index_len = count;
+    jj_error err = jj_kernels_active()->stage2_lazy(p, buf, region_end);
+    p->index = whole;
+    p->index_len = whole_len;
+    return err;
+}
+
 jj_error jj_many_start(jj_many *m, jj_parser *p, const uint8_t *buf, size_t len, unsigned flags) {
     const jj_kernels *k = jj_kernels_active();
     m->parser = p;
@@ -203,6 +240,11 @@ jj_error jj_many_start(jj_many *m, jj_parser *p, const uint8_t *buf, size_t len,
     m->scanned = len;
     m->pending = JJ_OK;
     m->pending_at = len;
+    if (flags & JJ_MANY_LAZY) {
+        if (jj_many_index_lazy(p, k, buf, len)) return JJ_OK;
+        if (p->error == JJ_ERR_NOMEM) return JJ_ERR_NOMEM;
+        m->flags &= ~JJ_MANY_LAZY;
+    }
     jj_error err = jj_index(p, k, buf, len);
     /* the documents before the bad bytes are still read: index up to them, and up to
      * the opening quote when that cut lands inside a string (again until the index
@@ -242,12 +284,17 @@ static jj_error jj_many_span(jj_many *m, size_t depth, size_t count, size_t regi
     return JJ_OK;
 }
 
+/* How a structural character moves the nesting depth (no branch per entry). */
+static const signed char jj_bracket_step[256] = {['{'] = 1, ['['] = 1, ['}'] = -1, [']'] = -1};
+
 jj_error jj_many_next(jj_many *m, size_t *doc_start, size_t *doc_end) {
     jj_parser *p = m->parser;
     const uint8_t *buf = m->buf;
-    const uint32_t *index = p->index;
+    uint32_t *index = p->index;
+    int lazy = (m->flags & JJ_MANY_LAZY) != 0;
+    uint32_t pos_mask = lazy ? JJ_LAZY_POS : UINT32_MAX; /* the lazy index flags escaped strings */
     size_t n = p->index_len, first = m->next, e = first, depth = 0;
-    *doc_start = *doc_end = first < n ? index[first] : m->scanned;
+    *doc_start = *doc_end = first < n ? index[first] & pos_mask : m->scanned;
     if (first >= n) {
         if (m->pending == JJ_OK) return jj_fail(p, JJ_ERR_EMPTY, m->len);
         /* the bad bytes come where a document would start */
@@ -256,17 +303,35 @@ jj_error jj_many_next(jj_many *m, size_t *doc_start, size_t *doc_end) {
         if (short_input && (m->flags & JJ_MANY_MORE_INPUT)) err = JJ_ERR_INCOMPLETE;
         return jj_fail(p, err, m->pending_at);
     }
+    /* a closing bracket that opens the document leaves the depth at 0, as a stray one */
+    long level = 0;
     do {
-        uint8_t c = buf[index[e++]];
-        if (c == '{' || c == '[') depth++;
-        else if ((c == '}' || c == ']') && depth) depth--;
-    } while (depth && e < n);
+        level += jj_bracket_step[buf[index[e++] & pos_mask]];
+    } while (level > 0 && e < (size_t)n);
+    depth = level > 0 ? (size_t)level : 0;
     m->next = e;
-    size_t region_end = e < n ? index[e] : m->scanned;
+    size_t region_end = e < n ? index[e] & pos_mask : m->scanned;
     int runs_to_end = e >= n;
 
     size_t count = e - first;
-    if (m->flags & JJ_MANY_SPANS) return jj_many_span(m, depth, count, region_end, runs_to_end, doc_start, doc_end);
+    if (lazy) {
+        jj_error lazy_err = jj_many_stage2_lazy(p, first, count, buf, region_end);
+        if (lazy_err == JJ_ERR_NOMEM) return jj_fail(p, JJ_ERR_NOMEM, *doc_start);
+        if (lazy_err == JJ_OK) {
+            size_t end = region_end;
+            while (end > *doc_start + 1 && jj_is_space(buf[end - 1])) end--;
+            *doc_end = end;
+            /* a number or word that touches the end may go on in the next bytes */
+            if (runs_to_end && end == m->len && depth == 0 && count == 1 && buf[*doc_start] != '"' &&
+                (m->flags & JJ_MANY_MORE_INPUT))
+                return jj_fail(p, JJ_ERR_INCOMPLETE, end);
+            p->error = JJ_OK;
+            return JJ_OK;
+        }
+        /* refused: the usual stage 2 (on the plain positions) names the error */
+        for (size_t i = first; i < e; i++) index[i] &= JJ_LAZY_POS;
+    }
+    if ((m->flags & JJ_MANY_SPANS) && !lazy) return jj_many_span(m, depth, count, region_end, runs_to_end, doc_start, doc_end);
 
     /* parse [first, e) of the index as one document ending at region_end */
     if (!jj_buffer_reserve((void **)&p->tape, &p->tape_cap, 2 * count + 2, sizeof *p->tape) ||

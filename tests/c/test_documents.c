@@ -180,6 +180,95 @@ static void test_bad_documents(void) {
     jj_parser_free(&p);
 }
 
+/* One jj_many_next result, its values rendered (a lazy tape finished first). */
+typedef struct many_step {
+    jj_error err;
+    size_t start, end, offset;
+    text values;
+} many_step;
+
+static size_t many_steps(const uint8_t *b, size_t len, unsigned flags, many_step *out, size_t max, int *lazy) {
+    jj_parser p;
+    jj_parser_init(&p);
+    jj_many m;
+    CHECK(jj_many_start(&m, &p, b, len, flags) == JJ_OK, "start");
+    *lazy = (m.flags & JJ_MANY_LAZY) != 0;
+    size_t n = 0;
+    while (n < max) {
+        many_step *st = &out[n++];
+        memset(st, 0, sizeof *st);
+        st->err = jj_many_next(&m, &st->start, &st->end);
+        /* INCOMPLETE's offset is no part of its meaning (doc_start is) */
+        st->offset = st->err == JJ_OK || st->err == JJ_ERR_INCOMPLETE ? 0 : p.error_offset;
+        if (st->err == JJ_OK) {
+            if (*lazy) CHECK(jj_lazy_finish_range(&p, b, len, 0, p.tape_len) == JJ_OK, "finish");
+            render(p.tape, p.tape_len, p.strings, b, &st->values);
+        }
+        if (st->err == JJ_ERR_EMPTY || st->err == JJ_ERR_INCOMPLETE) break;
+    }
+    jj_parser_free(&p);
+    return n;
+}
+
+/* JJ_MANY_LAZY gives what a many without it gives: the same documents, spans, errors
+ * and values (when it falls back, what the other flags give). Returns whether the lazy index held. */
+static int same_as_plain(const uint8_t *b, size_t len, unsigned flags, const char *what) {
+    enum { MAX = 64 };
+    many_step plain[MAX], lazy[MAX];
+    int plain_lazy, held;
+    size_t nl = many_steps(b, len, flags | JJ_MANY_LAZY, lazy, MAX, &held);
+    /* while the lazy index holds, JJ_MANY_SPANS is not looked at */
+    size_t np = many_steps(b, len, held ? flags & ~JJ_MANY_SPANS : flags, plain, MAX, &plain_lazy);
+    CHECK(np == nl, "%s: %zu steps, lazy %zu", what, np, nl);
+    for (size_t i = 0; i < np && i < nl; i++) {
+        many_step *a = &plain[i], *z = &lazy[i];
+        CHECK(a->err == z->err && a->start == z->start && a->end == z->end && a->offset == z->offset,
+              "%s step %zu: %s [%zu,%zu) @%zu, lazy %s [%zu,%zu) @%zu", what, i, jj_error_name(a->err), a->start,
+              a->end, a->offset, jj_error_name(z->err), z->start, z->end, z->offset);
+        CHECK(a->values.len == z->values.len && (!a->values.len || !memcmp(a->values.s, z->values.s, a->values.len)),
+              "%s step %zu: %s, lazy %s", what, i, a->values.s, z->values.s);
+    }
+    for (size_t i = 0; i < np; i++) free(plain[i].values.s);
+    for (size_t i = 0; i < nl; i++) free(lazy[i].values.s);
+    return held;
+}
+
+static void test_lazy_many(int glue) {
+    text buf = {0};
+    for (size_t i = 0; i < NDOCS; i++) {
+        const char *sep = glue && i && (DOCS[i][0] == '[' || DOCS[i][0] == '{') &&
+                                  (DOCS[i - 1][0] == '[' || DOCS[i - 1][0] == '{' || DOCS[i - 1][0] == '"')
+                              ? "" : SEPS[i % 5];
+        put(&buf, sep, strlen(sep));
+        put(&buf, DOCS[i], strlen(DOCS[i]));
+    }
+    const uint8_t *b = (const uint8_t *)buf.s;
+    CHECK(same_as_plain(b, buf.len, 0, "whole stream"), "the lazy index holds on valid input");
+    for (size_t cut = 0; cut <= buf.len; cut++) {
+        char what[48];
+        snprintf(what, sizeof what, "cut %zu", cut);
+        same_as_plain(b, cut, JJ_MANY_MORE_INPUT, what);
+        same_as_plain(b, cut, 0, what);
+    }
+    free(buf.s);
+    /* refusals: by stage 2 (the lazy index holds), by stage 1 (it is dropped) */
+    static const char *const BAD[] = {
+        "[1] [2,] {\"a\":\"\\n\"} 3", "{\"a\":1} {\"b\" 2} [\"\\t\"]", "[1] tru [2]", "1 2 01 [3]",
+        "[1] [2,] {\"a\":3}\n[\"\xff\"] 4", "{\"a\":1} {\"b\":\"abc", "[1] [\"\xc3", "[\"\\x\"] [1]",
+        "[\"a\tb\"] [1]", "[1] {\"a\":[}", "\"s\" \"t\\\"\" 7", "[\"\\n\", ] \"\\t\" 1",
+        "{\"a\\n\": 1,} [\"\\u0041\"]", "[\"\\n\" \"\\t\"]\n{\"\\r\":1}",
+    };
+    for (size_t i = 0; i < sizeof BAD / sizeof *BAD; i++) {
+        const uint8_t *bad = (const uint8_t *)BAD[i];
+        same_as_plain(bad, strlen(BAD[i]), 0, BAD[i]);
+        same_as_plain(bad, strlen(BAD[i]), JJ_MANY_MORE_INPUT, BAD[i]);
+        same_as_plain(bad, strlen(BAD[i]), JJ_MANY_SPANS, BAD[i]);
+    }
+    CHECK(same_as_plain((const uint8_t *)BAD[0], strlen(BAD[0]), 0, "grammar"), "a grammar error keeps the lazy index");
+    CHECK(!same_as_plain((const uint8_t *)BAD[7], strlen(BAD[7]), 0, "escape"), "a bad escape drops it");
+    CHECK(!same_as_plain((const uint8_t *)BAD[4], strlen(BAD[4]), 0, "utf-8"), "bad UTF-8 drops it");
+}
+
 static void test_owned_document(void) {
     jj_parser p;
     jj_parser_init(&p);
@@ -247,6 +336,8 @@ int main(void) {
     test_stream(0);
     test_stream(1);
     test_bad_documents();
+    test_lazy_many(0);
+    test_lazy_many(1);
     test_owned_document();
     return jj_test_report();
 }

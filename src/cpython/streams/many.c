@@ -129,6 +129,9 @@ static int jj_open_window(jj_many_iter *it, size_t want) {
     size_t n = jj_many_window_size(it, it->pos, want);
     int more = n < left || (it->streamed && !it->eof);
     unsigned flags = (more ? JJ_MANY_MORE_INPUT : 0) | (it->spans ? JJ_MANY_SPANS : 0);
+    /* type=: each document's lazy tape straight from the window's index (the formats
+     * that read no index entry here: jj_peek knows only plain positions) */
+    if (it->typed_plan && (it->format == JJ_FMT_WHITESPACE || it->format == JJ_FMT_LINES)) flags |= JJ_MANY_LAZY;
     jj_error err;
     if (n >= JJ_UNLOCK_MIN_BYTES) { /* the input cannot change: bytes, str, read-only or a copy */
         Py_BEGIN_ALLOW_THREADS
@@ -384,7 +387,9 @@ static PyObject *jj_next_document(jj_many_iter *it) {
         it->cur_len = it->window_len;
         it->cur_lazy = 0;
         if (it->ahead && !it->spans && err == JJ_OK) it->cur = &it->ahead_view;
-        if (it->spans && err == JJ_OK) { /* the document alone, lazily */
+        int window_lazy = !it->ahead && (it->many.flags & JJ_MANY_LAZY);
+        if (window_lazy && err == JJ_OK) it->cur_lazy = 1; /* jj_many_next made its lazy tape */
+        if (it->spans && !window_lazy && err == JJ_OK) { /* the document alone, lazily */
             it->cur = &it->doc_parser;
             it->cur_input = it->buf + start;
             if (it->streamed) { /* the buffer moves on: the view keeps a copy */

@@ -51,6 +51,21 @@ static PyObject *jt_int(jt_ctx *c, size_t t) {
     }
 }
 
+/* A raw number's text that is an integer of at most 18 digits (an int64 whatever they
+ * are), read here without finishing the tape entry: 1 and *out, else 0. */
+static inline int jt_short_int(const uint8_t *s, size_t len, long long *out) {
+    size_t i = len && s[0] == '-';
+    if (len - i == 0 || len - i > 18) return 0;
+    long long v = 0;
+    for (size_t k = i; k < len; k++) {
+        unsigned d = (unsigned)s[k] - '0';
+        if (d > 9) return 0; /* a fraction or an exponent */
+        v = v * 10 + (long long)d;
+    }
+    *out = i ? -v : v;
+    return 1;
+}
+
 static PyObject *jt_int_as_float(jt_ctx *c, size_t t) {
     uint64_t w = c->tape[t];
     if (jj_tape_type(w) == JJ_INT64) return PyFloat_FromDouble((double)(int64_t)c->tape[t + 1]);
@@ -194,6 +209,26 @@ static PyObject *jt_dict(jt_ctx *c, const jj_tnode *n, size_t t, Py_ssize_t pair
 
 /* The field named by the key at tape[t], searched from the one after the last match
  * (keys mostly come in field order); -1 when none. */
+/* memcmp(a, b, len) == 0 without a call: keys are short. */
+static inline int jt_same_bytes(const uint8_t *a, const uint8_t *b, size_t len) {
+    for (; len >= 8; a += 8, b += 8, len -= 8) {
+        uint64_t x, y;
+        memcpy(&x, a, 8);
+        memcpy(&y, b, 8);
+        if (x != y) return 0;
+    }
+    if (len >= 4) {
+        uint32_t x, y;
+        memcpy(&x, a, 4);
+        memcpy(&y, b, 4);
+        if (x != y) return 0;
+        a += 4, b += 4, len -= 4;
+    }
+    for (; len; a++, b++, len--)
+        if (*a != *b) return 0;
+    return 1;
+}
+
 static Py_ssize_t jt_field_at(jt_ctx *c, const jj_tnode *n, size_t t, Py_ssize_t *cursor) {
     /* an unescaped raw key is its own UTF-8 in the input, as the field names are kept */
     if ((jj_tape_str_flags(c->tape[t]) & JJ_STR_ESCAPED) && jt_finish(c, t) < 0) return -2;
@@ -206,7 +241,7 @@ static Py_ssize_t jt_field_at(jt_ctx *c, const jj_tnode *n, size_t t, Py_ssize_t
     for (Py_ssize_t k = 0; k < count; k++, i++) {
         if (i == count) i = 0;
         const jj_tfield *f = &n->fields[i];
-        if (f->len == len && memcmp(f->utf8, s, len) == 0 && f->init) {
+        if (f->len == len && jt_same_bytes((const uint8_t *)f->utf8, s, len) && f->init) {
             *cursor = i + 1 == count ? 0 : i + 1;
             return i;
         }
@@ -337,6 +372,16 @@ static PyObject *jt_convert(jt_ctx *c, const jj_tnode *n, size_t *pt) {
     if (n->decimal && jj_tape_type(w) == JJ_RAW_NUMBER) { /* exactly as written */
         *pt = t + 2;
         return jj_typed_decimal(&c->err, n, c->input + jj_tape_payload(w), (size_t)c->tape[t + 1]);
+    }
+    long long small;
+    if (jj_tape_type(w) == JJ_RAW_NUMBER && (kinds & (JT_INT | JT_FLOAT)) &&
+        jt_short_int(c->input + jj_tape_payload(w), (size_t)c->tape[t + 1], &small)) {
+        /* what the finished entry (an INT64) would give, without finishing it */
+        *pt = t + 2;
+        if (!(kinds & JT_INT)) return PyFloat_FromDouble((double)small);
+        PyObject *v = PyLong_FromLongLong(small);
+        if (!v || n->int_kind == JT_PLAIN) return v;
+        return jt_lookup(c, n->int_map, v);
     }
     if (jt_finish(c, t) < 0) return NULL;
     w = c->tape[t];
