@@ -61,6 +61,29 @@ static void check_minify(const char *name, const uint8_t *buf, size_t len) {
     free(got);
 }
 
+/* The checked pair alone (stage1_checked, then validate_checked): jj_validate runs it
+ * first and the plain pair only on a refusal, so a wrong acceptance would hide there. */
+static jj_error checked_pair(const jj_kernels *k, jj_parser *p, const uint8_t *buf, size_t len,
+                             jj_valid_facts *facts) {
+    uint32_t *index = malloc((len + 64) * sizeof *index);
+    uint32_t *stack = malloc((len + 65) * sizeof *stack);
+    jj_error err = JJ_ERR_NOMEM;
+    size_t err_off = 0;
+    if (index && stack) {
+        size_t n = k->stage1_checked(buf, len, index, &err, &err_off);
+        if (err == JJ_OK) {
+            jj_parser q = *p; /* the walk reads index and stack from the parser */
+            q.index = index;
+            q.index_len = n;
+            q.stack = stack;
+            err = k->validate_checked(&q, buf, len, facts);
+        }
+    }
+    free(index);
+    free(stack);
+    return err;
+}
+
 /* Every kernel's jj_validate agrees with the scalar kernel's jj_parse. */
 static void check_validate(const char *name, const uint8_t *buf, size_t len) {
     jj_parser ref, p;
@@ -73,6 +96,12 @@ static void check_validate(const char *name, const uint8_t *buf, size_t len) {
         CHECK(got == want && (got != JJ_OK || facts.max_depth == ref.max_depth),
               "[%s] validate %s (len %zu): %s depth %zu, parse says %s depth %zu", kernels[k]->name, name, len,
               jj_error_name(got), facts.max_depth, jj_error_name(want), ref.max_depth);
+        jj_valid_facts cfacts = {99, 99};
+        jj_error cgot = checked_pair(kernels[k], &p, buf, len, &cfacts);
+        CHECK((cgot == JJ_OK) == (want == JJ_OK) && (cgot != JJ_OK || (cfacts.max_depth == ref.max_depth &&
+                                                                        cfacts.max_int_digits == facts.max_int_digits)),
+              "[%s] checked pair %s (len %zu): %s depth %zu, parse says %s depth %zu", kernels[k]->name, name, len,
+              jj_error_name(cgot), cfacts.max_depth, jj_error_name(want), ref.max_depth);
     }
     jj_parser_free(&ref);
     jj_parser_free(&p);
