@@ -91,6 +91,13 @@ typedef struct jj_kernels {
     /* validate over stage1_checked's index: strings are not looked at again. Accepts
      * what validate accepts; a failure may have another code or offset than validate's. */
     jj_error (*validate_checked)(jj_parser *p, const uint8_t *buf, size_t len, jj_valid_facts *facts);
+    /* stage1_checked's index with an entry for each '\n' outside strings too. */
+    size_t (*stage1_lines)(const uint8_t *buf, size_t len, uint32_t *out, jj_error *err,
+                           size_t *err_off);
+    /* validate_checked over stage1_lines's index, each '\n' ending one document (see
+     * jj_validate_lines); *line_count gets the lines when all are valid. */
+    jj_error (*validate_lines)(jj_parser *p, const uint8_t *buf, size_t len, jj_valid_facts *facts,
+                               size_t *line_count);
 } jj_kernels;
 
 /* The kernels chosen for this machine (once, thread-safe); JETJSON_FORCE_ISA overrides. */
@@ -104,6 +111,9 @@ jj_error jj_parse_with(jj_parser *p, const jj_kernels *k, const uint8_t *buf, si
 /* jj_validate with an explicit kernel set. */
 jj_error jj_validate_with(jj_parser *p, const jj_kernels *k, const uint8_t *buf, size_t len,
                           jj_valid_facts *facts);
+/* jj_validate_lines with an explicit kernel set. */
+jj_error jj_validate_lines_with(jj_parser *p, const jj_kernels *k, const uint8_t *buf, size_t len,
+                                jj_valid_facts *facts, size_t *lines);
 /* jj_parse_lazy with an explicit kernel set (also used by its finishing). */
 jj_error jj_parse_lazy_with(jj_parser *p, const jj_kernels *k, const uint8_t *buf, size_t len);
 /* jj_minify with an explicit kernel set. */

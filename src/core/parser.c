@@ -103,6 +103,24 @@ jj_error jj_validate(jj_parser *p, const uint8_t *buf, size_t len, jj_valid_fact
     return jj_validate_with(p, jj_kernels_active(), buf, len, facts);
 }
 
+jj_error jj_validate_lines_with(jj_parser *p, const jj_kernels *k, const uint8_t *buf, size_t len,
+                                jj_valid_facts *facts, size_t *lines) {
+    facts->max_depth = facts->max_int_digits = 0;
+    *lines = 0;
+    jj_error err = jj_index_by(p, k->stage1_lines, buf, len);
+    if (err) return err;
+    if (!jj_buffer_reserve((void **)&p->stack, &p->stack_cap, p->index_len + 1, sizeof *p->stack))
+        return jj_fail(p, JJ_ERR_NOMEM, 0);
+    err = k->validate_lines(p, buf, len, facts, lines);
+    p->error = err;
+    if (err) *lines = 0;
+    return err;
+}
+
+jj_error jj_validate_lines(jj_parser *p, const uint8_t *buf, size_t len, jj_valid_facts *facts, size_t *lines) {
+    return jj_validate_lines_with(p, jj_kernels_active(), buf, len, facts, lines);
+}
+
 bool jj_valid(jj_parser *p, const uint8_t *buf, size_t len) {
     jj_valid_facts facts;
     return jj_validate(p, buf, len, &facts) == JJ_OK;

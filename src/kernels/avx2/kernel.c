@@ -45,7 +45,8 @@ static inline void jj_classify32(const jj_classify_consts *k, __m256i v, uint32_
 
 /* `high` is only whether the block has a byte >= 0x80 (its bits are not needed with
  * the vector UTF-8 check): one movemask instead of two and their combining. */
-static inline void jj_classify_with(const jj_classify_consts *k, const uint8_t *block, jj_block_masks *m) {
+static inline __attribute__((always_inline)) void jj_classify_with(const jj_classify_consts *k, const uint8_t *block,
+                                                                  jj_block_masks *m) {
     uint32_t q0, b0, o0, s0, c0, q1, b1, o1, s1, c1;
     __m256i v0 = _mm256_loadu_si256((const __m256i *)(const void *)block);
     __m256i v1 = _mm256_loadu_si256((const __m256i *)(const void *)(block + 32));

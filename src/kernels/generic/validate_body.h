@@ -93,11 +93,14 @@ static inline const uint8_t *jj_check_string(const uint8_t *end, const uint8_t *
 #define JJ_IN_ARRAY 0u
 #define JJ_IN_OBJECT 1u
 
-/* The walk, written once for both indexes: `checked` (a constant) when stage1_checked
- * made the index, which has checked the text of every string already. */
+/* The walk, written once for three indexes (`checked` and `lines` are constants):
+ * checked when stage1_checked or stage1_lines made the index, which has checked the
+ * text of every string already; lines when stage1_lines made it: each '\n' entry ends
+ * a document, and another document may start after it (*lines gets their count). */
 static inline __attribute__((always_inline)) jj_error jj_validate_body(jj_parser *p, const uint8_t *buf,
                                                                        size_t len, jj_valid_facts *facts,
-                                                                       const int checked) {
+                                                                       const int checked, const int lines,
+                                                                       size_t *line_count) {
     const uint32_t *idx = p->index;
     const size_t n = p->index_len;
     const uint8_t *end = buf + len;
@@ -206,6 +209,18 @@ object_key:
 
 after_value:
     if (depth == 0) {
+        if (lines && i < n && buf[idx[i]] == '\n') {
+            i++;
+            (*line_count)++;
+            if (i < n) goto value; /* the next line's document */
+            if (idx[i - 1] + 1 < len) { /* a last line of whitespace only */
+                err = JJ_ERR_EMPTY;
+                pos = len;
+                goto fail;
+            }
+        } else if (lines && i == n) {
+            (*line_count)++; /* the last line, with no '\n' */
+        }
         if (i != n) {
             err = JJ_ERR_TRAILING;
             pos = idx[i];
@@ -249,9 +264,15 @@ fail:
 }
 
 static jj_error jj_validate_index(jj_parser *p, const uint8_t *buf, size_t len, jj_valid_facts *facts) {
-    return jj_validate_body(p, buf, len, facts, 0);
+    return jj_validate_body(p, buf, len, facts, 0, 0, NULL);
 }
 
 static jj_error jj_validate_checked(jj_parser *p, const uint8_t *buf, size_t len, jj_valid_facts *facts) {
-    return jj_validate_body(p, buf, len, facts, 1);
+    return jj_validate_body(p, buf, len, facts, 1, 0, NULL);
+}
+
+static jj_error jj_validate_lines_index(jj_parser *p, const uint8_t *buf, size_t len, jj_valid_facts *facts,
+                                        size_t *line_count) {
+    *line_count = 0;
+    return jj_validate_body(p, buf, len, facts, 1, 1, line_count);
 }
