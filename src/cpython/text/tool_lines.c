@@ -80,11 +80,12 @@ PyObject *jj_tool_validate_lines(PyObject *module, PyObject *data) {
     /* a writable buffer (bytearray) could change under a thread running without the GIL */
     int unlock = view.readonly && len >= JJ_UNLOCK_MIN_BYTES;
     PyThreadState *saved = unlock ? PyEval_SaveThread() : NULL;
-    /* one search of the whole buffer instead of one per line: encoded surrogates are rare */
-    int any_surrogate = jj_not_strict_utf8(buf, len, 1);
     while (start < len && !nomem) {
         size_t run_end = jj_lines_run_end(buf, len, start);
-        if (run_end > start && !any_surrogate) {
+        /* one search of the run instead of one per line (encoded surrogates are rare);
+         * before the engine: it brings the run into the cache for stage 1 */
+        int any_surrogate = run_end == start || jj_not_strict_utf8(buf + start, run_end - start, 1);
+        if (!any_surrogate) {
             jj_valid_facts facts;
             size_t lines = 0;
             jj_error err = jj_validate_lines(r.parser, buf + start, run_end - start, &facts, &lines);

@@ -30,7 +30,8 @@ static inline size_t jj_digit_run(const uint8_t *p, const uint8_t *end) {
 /* End of the number at p by the JSON grammar
  * -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?, or NULL; *int_digits gets the digit
  * count when it is an integer (no fraction, no exponent), else 0. */
-static inline const uint8_t *jj_number_end(const uint8_t *p, const uint8_t *end, size_t *int_digits) {
+static inline __attribute__((always_inline)) const uint8_t *jj_number_end(const uint8_t *p, const uint8_t *end,
+                                                                          size_t *int_digits) {
     if (p < end && *p == '-') p++;
     size_t run = jj_digit_run(p, end);
     if (run == 0) return NULL;
