@@ -118,6 +118,9 @@ static inline __attribute__((always_inline)) jj_error jj_validate_body(jj_parser
 
 value:
     pos = idx[i++];
+    /* a string needs nothing more here: a test of its own, which the branch predictor
+     * learns better than the switch's jump */
+    if (checked && buf[pos] == '"') goto after_value;
     switch (buf[pos]) {
     case '{':
     case '[': {
