@@ -105,3 +105,20 @@ def test_validate_ndjson_string_edges(line, tmp_path):
     path = tmp_path / "edges.ndjson"
     path.write_bytes(data)
     assert _reported_bad_lines(path) == _expected_bad_lines(data)
+
+
+def test_validate_ndjson_runs_and_long_lines(tmp_path):
+    """Lines longer than the engine's 64 KiB runs, runs ending exactly at a line's end,
+    and a bad line in the middle of a long run: the same lines as json.loads finds."""
+    long_ok = json.dumps({"s": "x" * 70000, "n": list(range(2000))}).encode()
+    long_bad = b'{"s": "' + b"y" * 70000 + b'\x01"}'
+    short = [json.dumps({"i": i, "t": "\u00e9" * (i % 5)}).encode() for i in range(4000)]
+    for lines in ([long_ok, long_bad] + short + [long_ok],
+                  short[:1000] + [b"[1,]"] + short[1000:] + [long_bad, long_ok],
+                  [long_ok] * 3 + [b""] + short[:10] + [b"  "]):
+        data = b"\n".join(lines)  # the last line without '\n'
+        path = tmp_path / "runs.ndjson"
+        path.write_bytes(data)
+        assert _reported_bad_lines(path) == _expected_bad_lines(data)
+        path.write_bytes(data + b"\n")
+        assert _reported_bad_lines(path) == _expected_bad_lines(data + b"\n")
