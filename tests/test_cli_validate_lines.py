@@ -7,7 +7,7 @@ one of the two lets through. Run in this process through the CLI's main()."""
 import json
 
 import pytest
-from conftest import hyp_settings
+from conftest import hyp_settings, traced_growth
 
 from jetjson import _cli
 from test_cli import _cli_run
@@ -122,3 +122,22 @@ def test_validate_ndjson_runs_and_long_lines(tmp_path):
         assert _reported_bad_lines(path) == _expected_bad_lines(data)
         path.write_bytes(data + b"\n")
         assert _reported_bad_lines(path) == _expected_bad_lines(data + b"\n")
+
+
+def test_validate_lines_entry_leaks_nothing():
+    """The C entry point behind validate --ndjson, 200 calls: no traced growth, the
+    input's reference count unchanged, and the same answer each time (40 bad lines:
+    the list of found lines grows past its first allocation)."""
+    import sys
+
+    native = _cli._native()
+    lines = [json.dumps({"i": i}).encode() if i % 50 else b"[1," for i in range(2000)]
+    data = b"\n".join(lines) + b"\n"
+    want = native._tool_validate_lines(data)
+    assert want[0] == 2000 and [row[0] for row in want[1]] == _expected_bad_lines(data)
+    before = sys.getrefcount(data)
+    assert traced_growth(lambda: native._tool_validate_lines(data)) < 4096
+    assert sys.getrefcount(data) == before
+    assert native._tool_validate_lines(memoryview(data)) == want
+    with pytest.raises(TypeError):
+        native._tool_validate_lines("text")
