@@ -67,4 +67,22 @@ static inline void jj_classify(const uint8_t *block, jj_block_masks *m) {
 
 #include "compact_ssse3.h"
 
+/* The index entries of a block: for each byte of the mask, the positions of its set
+ * bits from minify_table.h, widened to 32 bits and stored eight at a time, then the
+ * pointer moved by their count. No branch on the count (records put 8 to 20 entries in
+ * a block, and a test of the count mispredicted); up to 7 entries land past the count,
+ * in the room the caller reserved. */
+#define JJ_KERNEL_FLATTEN 1
+static inline uint32_t *jj_flatten(uint32_t *out, uint32_t base, uint64_t bits) {
+    if (!bits) return out;
+    for (int k = 0; k < 8; k++) {
+        unsigned byte = (unsigned)(bits >> (8 * k)) & 0xffu;
+        __m128i at = _mm_loadl_epi64((const __m128i *)(const void *)jj_compact_table[byte]);
+        __m256i entries = _mm256_add_epi32(_mm256_cvtepu8_epi32(at), _mm256_set1_epi32((int)(base + 8u * (unsigned)k)));
+        _mm256_storeu_si256((__m256i *)(void *)out, entries);
+        out += __builtin_popcount(byte);
+    }
+    return out;
+}
+
 #include "stage1_body.h"
