@@ -2,7 +2,8 @@
  * jj_validate gives jj_parse's verdict (same error code, same depth), and jj_minify
  * gives the same bytes, length and error as the scalar kernel. For a valid input, the
  * minified text and the indented text parse to the same values, and minifying the
- * indented text gives the minified text back. */
+ * indented text gives the minified text back. jj_validate_lines agrees with jj_parse
+ * of each line. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +33,30 @@ static void check_valid_document(jj_parser *ref, const uint8_t *buf, size_t size
     jj_parser_free(&p);
 }
 
+/* jj_validate_lines on every kernel: OK, with the line count, exactly when every
+ * '\n'-ended line (and a non-empty last one) parses on its own. */
+static void check_lines(const jj_kernels *const *kernels, const uint8_t *buf, size_t size) {
+    jj_parser ref, p;
+    jj_parser_init(&ref);
+    jj_parser_init(&p);
+    int all_ok = size > 0;
+    size_t want_lines = 0;
+    for (size_t start = 0; start < size && all_ok; want_lines++) {
+        const uint8_t *nl = memchr(buf + start, '\n', size - start);
+        size_t stop = nl ? (size_t)(nl - buf) + 1 : size;
+        all_ok = jj_parse_with(&ref, kernels[0], buf + start, stop - start) == JJ_OK;
+        start = stop;
+    }
+    for (size_t k = 0; kernels[k]; k++) {
+        jj_valid_facts facts;
+        size_t lines = 0;
+        jj_error v = jj_validate_lines_with(&p, kernels[k], buf, size, &facts, &lines);
+        if ((v == JJ_OK) != all_ok || (all_ok && lines != want_lines)) abort();
+    }
+    jj_parser_free(&ref);
+    jj_parser_free(&p);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     /* copies of exactly `size` bytes, so ASan sees any access past the end */
     uint8_t *buf = malloc(size ? size : 1);
@@ -56,6 +81,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             (e != JJ_OK && got_off != want_off))
             abort();
     }
+    check_lines(kernels, buf, size);
     if (parsed == JJ_OK) {
         if (want_err != JJ_OK) abort(); /* a valid document has no open string */
         check_valid_document(&ref, buf, size, want, want_len);

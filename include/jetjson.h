@@ -215,6 +215,13 @@ typedef struct jj_valid_facts {
  * converted, and strings scanned, not copied. Uses the parser's index and stack. */
 jj_error jj_validate(jj_parser *p, const uint8_t *buf, size_t len, jj_valid_facts *facts);
 
+/* Validates every line of buf[0..len) as a document of its own (lines end at '\n';
+ * an empty or blank line is invalid) in one pass, for NDJSON: JJ_OK when all are valid
+ * as jj_validate finds them, with *lines their count (a last line without '\n' counts)
+ * and *facts the maximum over all lines. Any other result says only that some line is
+ * invalid (or JJ_ERR_NOMEM): which one, and why, jj_validate on each line tells. */
+jj_error jj_validate_lines(jj_parser *p, const uint8_t *buf, size_t len, jj_valid_facts *facts, size_t *lines);
+
 /* jj_validate(...) == JJ_OK. */
 bool jj_valid(jj_parser *p, const uint8_t *buf, size_t len);
 

@@ -49,6 +49,8 @@ typedef struct jj_str_scan {
 } jj_str_scan;
 #define JJ_SCAN_NON_ASCII 0x80u
 
+typedef size_t (*jj_stage1_fn)(const uint8_t *buf, size_t len, uint32_t *out, jj_error *err, size_t *err_off);
+
 typedef struct jj_kernels {
     const char *name; /* "scalar", "sse42", "avx2", "neon" */
     /* Stage 1: writes the positions of structural characters ({}[]:, the opening quote
@@ -81,6 +83,21 @@ typedef struct jj_kernels {
     /* Finishes the raw string whose tape words are w (see jj_lazy_finish): the string
      * buffer has room for its raw length + JJ_STRING_SLACK past strings_len. */
     jj_error (*finish_string)(jj_parser *p, const uint8_t *buf, size_t len, uint64_t *w);
+    /* Validation, stage 1: stage1's index (identical positions, any length), also
+     * checking what stage 2 would check inside strings (no control byte, every escape
+     * well formed), a failure reported as some error at some offset. */
+    size_t (*stage1_checked)(const uint8_t *buf, size_t len, uint32_t *out, jj_error *err,
+                             size_t *err_off);
+    /* validate over stage1_checked's index: strings are not looked at again. Accepts
+     * what validate accepts; a failure may have another code or offset than validate's. */
+    jj_error (*validate_checked)(jj_parser *p, const uint8_t *buf, size_t len, jj_valid_facts *facts);
+    /* stage1_checked's index with an entry for each '\n' outside strings too. */
+    size_t (*stage1_lines)(const uint8_t *buf, size_t len, uint32_t *out, jj_error *err,
+                           size_t *err_off);
+    /* validate_checked over stage1_lines's index, each '\n' ending one document (see
+     * jj_validate_lines); *line_count gets the lines when all are valid. */
+    jj_error (*validate_lines)(jj_parser *p, const uint8_t *buf, size_t len, jj_valid_facts *facts,
+                               size_t *line_count);
 } jj_kernels;
 
 /* The kernels chosen for this machine (once, thread-safe); JETJSON_FORCE_ISA overrides. */
@@ -94,6 +111,9 @@ jj_error jj_parse_with(jj_parser *p, const jj_kernels *k, const uint8_t *buf, si
 /* jj_validate with an explicit kernel set. */
 jj_error jj_validate_with(jj_parser *p, const jj_kernels *k, const uint8_t *buf, size_t len,
                           jj_valid_facts *facts);
+/* jj_validate_lines with an explicit kernel set. */
+jj_error jj_validate_lines_with(jj_parser *p, const jj_kernels *k, const uint8_t *buf, size_t len,
+                                jj_valid_facts *facts, size_t *lines);
 /* jj_parse_lazy with an explicit kernel set (also used by its finishing). */
 jj_error jj_parse_lazy_with(jj_parser *p, const jj_kernels *k, const uint8_t *buf, size_t len);
 /* jj_minify with an explicit kernel set. */

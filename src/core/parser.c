@@ -39,8 +39,8 @@ static jj_error jj_fail(jj_parser *p, jj_error err, size_t offset) {
     return err;
 }
 
-/* Stage 1 into p->index (parse and validate share it). */
-static jj_error jj_index(jj_parser *p, const jj_kernels *k, const uint8_t *buf, size_t len) {
+/* Stage 1 (k->stage1 or k->stage1_checked) into p->index. */
+static jj_error jj_index_by(jj_parser *p, jj_stage1_fn stage1, const uint8_t *buf, size_t len) {
     p->tape_len = 0;
     p->max_depth = 0;
     if (len >= (size_t)UINT32_MAX - JJ_INDEX_SLACK) return jj_fail(p, JJ_ERR_TOO_LARGE, 0);
@@ -48,8 +48,12 @@ static jj_error jj_index(jj_parser *p, const jj_kernels *k, const uint8_t *buf, 
         return jj_fail(p, JJ_ERR_NOMEM, 0);
     jj_error err = JJ_OK;
     size_t err_off = 0;
-    p->index_len = k->stage1(buf, len, p->index, &err, &err_off);
+    p->index_len = stage1(buf, len, p->index, &err, &err_off);
     return err ? jj_fail(p, err, err_off) : JJ_OK;
+}
+
+static jj_error jj_index(jj_parser *p, const jj_kernels *k, const uint8_t *buf, size_t len) {
+    return jj_index_by(p, k->stage1, buf, len);
 }
 
 jj_error jj_parse_with(jj_parser *p, const jj_kernels *k, const uint8_t *buf, size_t len) {
@@ -71,21 +75,50 @@ jj_error jj_parse(jj_parser *p, const uint8_t *buf, size_t len) {
     return jj_parse_with(p, jj_kernels_active(), buf, len);
 }
 
-jj_error jj_validate_with(jj_parser *p, const jj_kernels *k, const uint8_t *buf, size_t len,
-                          jj_valid_facts *facts) {
+/* One validation: stage 1 then the walk, `checked` choosing the pair. */
+static jj_error jj_validate_pass(jj_parser *p, const jj_kernels *k, const uint8_t *buf, size_t len,
+                                 jj_valid_facts *facts, int checked) {
     facts->max_depth = facts->max_int_digits = 0;
-    jj_error err = jj_index(p, k, buf, len);
+    jj_error err = jj_index_by(p, checked ? k->stage1_checked : k->stage1, buf, len);
     if (err) return err;
     if (!jj_buffer_reserve((void **)&p->stack, &p->stack_cap, p->index_len + 1, sizeof *p->stack))
         return jj_fail(p, JJ_ERR_NOMEM, 0);
-    err = k->validate(p, buf, len, facts);
+    err = checked ? k->validate_checked(p, buf, len, facts) : k->validate(p, buf, len, facts);
     p->error = err;
     if (err == JJ_OK) p->max_depth = facts->max_depth;
     return err;
 }
 
+/* The checked pair first: stage 1 checks string text on the way (cheap: its masks are
+ * there), so the walk never scans a string again. A refusal is rare and its code and
+ * offset are those of the plain pair, so that pair runs again to find them. */
+jj_error jj_validate_with(jj_parser *p, const jj_kernels *k, const uint8_t *buf, size_t len,
+                          jj_valid_facts *facts) {
+    jj_error err = jj_validate_pass(p, k, buf, len, facts, 1);
+    if (err == JJ_OK || err == JJ_ERR_NOMEM) return err;
+    return jj_validate_pass(p, k, buf, len, facts, 0);
+}
+
 jj_error jj_validate(jj_parser *p, const uint8_t *buf, size_t len, jj_valid_facts *facts) {
     return jj_validate_with(p, jj_kernels_active(), buf, len, facts);
+}
+
+jj_error jj_validate_lines_with(jj_parser *p, const jj_kernels *k, const uint8_t *buf, size_t len,
+                                jj_valid_facts *facts, size_t *lines) {
+    facts->max_depth = facts->max_int_digits = 0;
+    *lines = 0;
+    jj_error err = jj_index_by(p, k->stage1_lines, buf, len);
+    if (err) return err;
+    if (!jj_buffer_reserve((void **)&p->stack, &p->stack_cap, p->index_len + 1, sizeof *p->stack))
+        return jj_fail(p, JJ_ERR_NOMEM, 0);
+    err = k->validate_lines(p, buf, len, facts, lines);
+    p->error = err;
+    if (err) *lines = 0;
+    return err;
+}
+
+jj_error jj_validate_lines(jj_parser *p, const uint8_t *buf, size_t len, jj_valid_facts *facts, size_t *lines) {
+    return jj_validate_lines_with(p, jj_kernels_active(), buf, len, facts, lines);
 }
 
 bool jj_valid(jj_parser *p, const uint8_t *buf, size_t len) {

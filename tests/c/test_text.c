@@ -61,6 +61,31 @@ static void check_minify(const char *name, const uint8_t *buf, size_t len) {
     free(got);
 }
 
+/* The checked pair alone (stage1_checked, then validate_checked): jj_validate runs it
+ * first and the plain pair only on a refusal, so a wrong acceptance would hide there. */
+static jj_error checked_pair(const jj_kernels *k, jj_parser *p, const uint8_t *buf, size_t len,
+                             jj_valid_facts *facts) {
+    uint32_t *index = malloc((len + 64) * sizeof *index);
+    uint32_t *stack = malloc((len + 65) * sizeof *stack);
+    jj_error err = JJ_ERR_NOMEM;
+    size_t err_off = 0;
+    if (index && stack) {
+        size_t n = k->stage1_checked(buf, len, index, &err, &err_off);
+        if (err == JJ_OK) {
+            jj_parser q = *p; /* the walk reads index and stack from the parser */
+            q.index = index;
+            q.index_len = n;
+            q.stack = stack;
+            err = k->validate_checked(&q, buf, len, facts);
+        }
+    }
+    free(index);
+    free(stack);
+    return err;
+}
+
+static void check_lines(const char *name, const uint8_t *buf, size_t len);
+
 /* Every kernel's jj_validate agrees with the scalar kernel's jj_parse. */
 static void check_validate(const char *name, const uint8_t *buf, size_t len) {
     jj_parser ref, p;
@@ -73,11 +98,68 @@ static void check_validate(const char *name, const uint8_t *buf, size_t len) {
         CHECK(got == want && (got != JJ_OK || facts.max_depth == ref.max_depth),
               "[%s] validate %s (len %zu): %s depth %zu, parse says %s depth %zu", kernels[k]->name, name, len,
               jj_error_name(got), facts.max_depth, jj_error_name(want), ref.max_depth);
+        jj_valid_facts cfacts = {99, 99};
+        jj_error cgot = checked_pair(kernels[k], &p, buf, len, &cfacts);
+        CHECK((cgot == JJ_OK) == (want == JJ_OK) && (cgot != JJ_OK || (cfacts.max_depth == ref.max_depth &&
+                                                                        cfacts.max_int_digits == facts.max_int_digits)),
+              "[%s] checked pair %s (len %zu): %s depth %zu, parse says %s depth %zu", kernels[k]->name, name, len,
+              jj_error_name(cgot), cfacts.max_depth, jj_error_name(want), ref.max_depth);
+    }
+    jj_parser_free(&ref);
+    jj_parser_free(&p);
+    check_lines(name, buf, len);
+}
+
+/* jj_validate_lines on every kernel against jj_parse of each '\n'-ended line (the last
+ * one without '\n' counts when not empty): OK with the line count and the deepest
+ * line's depth when all parse, a refusal when one does not. */
+static void check_lines(const char *name, const uint8_t *buf, size_t len) {
+    jj_parser ref, p;
+    jj_parser_init(&ref);
+    jj_parser_init(&p);
+    int all_ok = len > 0;
+    size_t want_lines = 0, want_depth = 0;
+    for (size_t start = 0; start < len && all_ok; want_lines++) {
+        const uint8_t *nl = memchr(buf + start, '\n', len - start);
+        size_t stop = nl ? (size_t)(nl - buf) + 1 : len;
+        all_ok = jj_parse_with(&ref, kernels[0], buf + start, stop - start) == JJ_OK;
+        if (all_ok && ref.max_depth > want_depth) want_depth = ref.max_depth;
+        start = stop;
+    }
+    for (size_t k = 0; kernels[k]; k++) {
+        jj_valid_facts facts = {99, 99};
+        size_t lines = 99;
+        jj_error got = jj_validate_lines_with(&p, kernels[k], buf, len, &facts, &lines);
+        CHECK(all_ok ? got == JJ_OK && lines == want_lines && facts.max_depth == want_depth : got != JJ_OK,
+              "[%s] validate_lines %s (len %zu): %s, %zu lines, depth %zu; lines parse: %d, %zu lines, depth %zu",
+              kernels[k]->name, name, len, jj_error_name(got), lines, facts.max_depth, all_ok, want_lines,
+              want_depth);
     }
     jj_parser_free(&ref);
     jj_parser_free(&p);
 }
 
+/* A valid document minified and joined into NDJSON a few ways, for check_lines. */
+static void check_lines_of(const char *name, const uint8_t *buf, size_t len) {
+    uint8_t *mini = malloc(len + 1), *nd = malloc(4 * len + 16);
+    size_t mini_len = 0, err_off = 0;
+    if (mini && nd && jj_minify(buf, len, mini, &mini_len, &err_off) == JJ_OK && memchr(mini, '\n', mini_len) == NULL) {
+        const char *seps[] = {"\n", "\r\n", " \n ", "\n\n", "\n  "};
+        for (size_t s = 0; s < sizeof seps / sizeof seps[0]; s++) {
+            size_t n = 0, sl = strlen(seps[s]);
+            for (int copy = 0; copy < 3; copy++) {
+                memcpy(nd + n, mini, mini_len);
+                n += mini_len;
+                memcpy(nd + n, seps[s], sl);
+                n += sl;
+            }
+            check_lines(name, nd, n);     /* ending with the separator */
+            check_lines(name, nd, n - sl); /* and without it */
+        }
+    }
+    free(mini);
+    free(nd);
+}
 
 /* Indented text of a parsed document (NULL on allocation failure). The writer's count
  * must be the sizing walk's, and at most the bound; the slack must suffice (ASan). */
@@ -145,6 +227,7 @@ static void check_file(const char *name, const uint8_t *buf, size_t len) {
     check_validate(name, buf, len);
     check_minify(name, buf, len);
     check_round_trips(name, buf, len);
+    check_lines_of(name, buf, len);
 }
 
 static int files_seen;

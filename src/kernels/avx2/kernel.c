@@ -45,7 +45,8 @@ static inline void jj_classify32(const jj_classify_consts *k, __m256i v, uint32_
 
 /* `high` is only whether the block has a byte >= 0x80 (its bits are not needed with
  * the vector UTF-8 check): one movemask instead of two and their combining. */
-static inline void jj_classify_with(const jj_classify_consts *k, const uint8_t *block, jj_block_masks *m) {
+static inline __attribute__((always_inline)) void jj_classify_with(const jj_classify_consts *k, const uint8_t *block,
+                                                                  jj_block_masks *m) {
     uint32_t q0, b0, o0, s0, c0, q1, b1, o1, s1, c1;
     __m256i v0 = _mm256_loadu_si256((const __m256i *)(const void *)block);
     __m256i v1 = _mm256_loadu_si256((const __m256i *)(const void *)(block + 32));
@@ -65,5 +66,23 @@ static inline void jj_classify(const uint8_t *block, jj_block_masks *m) {
 }
 
 #include "compact_ssse3.h"
+
+/* The index entries of a block: for each byte of the mask, the positions of its set
+ * bits from minify_table.h, widened to 32 bits and stored eight at a time, then the
+ * pointer moved by their count. No branch on the count (records put 8 to 20 entries in
+ * a block, and a test of the count mispredicted); up to 7 entries land past the count,
+ * in the room the caller reserved. */
+#define JJ_KERNEL_FLATTEN 1
+static inline uint32_t *jj_flatten(uint32_t *out, uint32_t base, uint64_t bits) {
+    if (!bits) return out;
+    for (int k = 0; k < 8; k++) {
+        unsigned byte = (unsigned)(bits >> (8 * k)) & 0xffu;
+        __m128i at = _mm_loadl_epi64((const __m128i *)(const void *)jj_compact_table[byte]);
+        __m256i entries = _mm256_add_epi32(_mm256_cvtepu8_epi32(at), _mm256_set1_epi32((int)(base + 8u * (unsigned)k)));
+        _mm256_storeu_si256((__m256i *)(void *)out, entries);
+        out += __builtin_popcount(byte);
+    }
+    return out;
+}
 
 #include "stage1_body.h"

@@ -135,10 +135,35 @@ static __attribute__((noinline)) int jj_lazy_backslashes(const uint8_t *buf, siz
     return 1;
 }
 
-/* Stage 1, written once for both uses: `lazy` (a constant) adds the checks of string
- * contents and the escape flags of jj_kernels.stage1_lazy. */
+/* What stage 1 adds to the index (a constant of each instance below). */
+#define JJ_STAGE1_PLAIN 0   /* positions only */
+#define JJ_STAGE1_LAZY 1    /* string contents checked, and the escape flags of stage1_lazy */
+#define JJ_STAGE1_CHECKED 2 /* string contents checked, positions only (stage1_checked) */
+#define JJ_STAGE1_LINES 3   /* as CHECKED, and each '\n' outside strings an entry too */
+
+/* The '\n' among the whitespace control bytes (\t \n \r) of a block: about one a line,
+ * so a loop over them costs less than another compare in every ISA's classification. */
+static inline uint64_t jj_newlines(const uint8_t *block, uint64_t candidates) {
+    uint64_t found = 0;
+    while (candidates) {
+        int i = jj_ctz64(candidates);
+        candidates &= candidates - 1;
+        if (block[i] == '\n') found |= UINT64_C(1) << i;
+    }
+    return found;
+}
+
+/* The checked stage 1's work on a block with an escape inside a string, out of the
+ * block loop like jj_lazy_backslashes. Returns 0 on a bad escape. */
+static __attribute__((noinline)) int jj_checked_escapes(const uint8_t *buf, size_t len, size_t base,
+                                                        const uint8_t *block, uint64_t escaped_inside) {
+    return jj_escapes_ok(buf, len, base, block, escaped_inside);
+}
+
+/* What stage 1 adds for its three uses (`mode`, a constant: JJ_STAGE1_*). */
 static inline __attribute__((always_inline)) size_t jj_stage1_body(
-    const uint8_t *buf, size_t len, uint32_t *out, jj_error *err, size_t *err_off, const int lazy) {
+    const uint8_t *buf, size_t len, uint32_t *out, jj_error *err, size_t *err_off, const int mode) {
+    const int check_strings = mode != JJ_STAGE1_PLAIN;
     uint32_t *w = out;
 #if defined(JJ_VEC_BYTES)
     jj_utf8_state utf8;
@@ -205,12 +230,13 @@ static inline __attribute__((always_inline)) size_t jj_stage1_body(
         scalar_carry = scalar >> 63;
         uint64_t opening_quotes = quotes & strings;
         pending = op | opening_quotes | token_start;
+        if (mode == JJ_STAGE1_LINES) pending |= jj_newlines(block, m.control & m.space & outside);
         pending_base = (uint32_t)base;
-        if (lazy) {
-            /* the offset of a failure is no matter (the caller asks jj_parse for it), so
-             * control bytes are only gathered here, and looked at once at the end */
+        if (check_strings) {
+            /* the offset of a failure is no matter (the caller asks the plain path for
+             * it), so control bytes are only gathered here, and looked at once at the end */
             bad_control |= m.control & strings;
-            if (has_escapes) {
+            if (has_escapes && mode == JJ_STAGE1_LAZY) {
                 w = jj_flatten(w, pending_base, pending); /* it looks back at these entries */
                 pending = 0;
                 if (!jj_lazy_backslashes(buf, len, base, block, escaped & strings, m.backslash & strings, out, w)) {
@@ -218,6 +244,10 @@ static inline __attribute__((always_inline)) size_t jj_stage1_body(
                     *err_off = base;
                     return 0;
                 }
+            } else if (has_escapes && !jj_checked_escapes(buf, len, base, block, escaped & strings)) {
+                *err = JJ_ERR_ESCAPE;
+                *err_off = base;
+                return 0;
             }
         }
     }
@@ -246,12 +276,22 @@ static inline __attribute__((always_inline)) size_t jj_stage1_body(
 
 static size_t jj_stage1(const uint8_t *buf, size_t len, uint32_t *out, jj_error *err,
                         size_t *err_off) {
-    return jj_stage1_body(buf, len, out, err, err_off, 0);
+    return jj_stage1_body(buf, len, out, err, err_off, JJ_STAGE1_PLAIN);
 }
 
 static size_t jj_stage1_lazy(const uint8_t *buf, size_t len, uint32_t *out, jj_error *err,
                              size_t *err_off) {
-    return jj_stage1_body(buf, len, out, err, err_off, 1);
+    return jj_stage1_body(buf, len, out, err, err_off, JJ_STAGE1_LAZY);
+}
+
+static size_t jj_stage1_checked(const uint8_t *buf, size_t len, uint32_t *out, jj_error *err,
+                                size_t *err_off) {
+    return jj_stage1_body(buf, len, out, err, err_off, JJ_STAGE1_CHECKED);
+}
+
+static size_t jj_stage1_lines(const uint8_t *buf, size_t len, uint32_t *out, jj_error *err,
+                              size_t *err_off) {
+    return jj_stage1_body(buf, len, out, err, err_off, JJ_STAGE1_LINES);
 }
 
 static inline size_t jj_scan_string(const uint8_t *p, const uint8_t *end, jj_str_scan *info) {
@@ -284,4 +324,8 @@ const jj_kernels JJ_KERNELS_SYMBOL = {
     jj_stage1_lazy,
     jj_stage2_lazy,
     jj_finish_string,
+    jj_stage1_checked,
+    jj_validate_checked,
+    jj_stage1_lines,
+    jj_validate_lines_index,
 };
