@@ -19,20 +19,7 @@
 
 #include "arrow_build_internal.h"
 
-typedef struct ab_read {
-    jj_parser *parser;
-    jj_parser lazy;
-    const uint8_t *buf;
-    size_t len, block;
-    const struct ArrowSchema *schema;
-    const jj_arrow_options *opt;
-    jj_arrow_error *err;
-    ab_col *root;
-    int64_t *ends; /* rows at the end of each batch */
-    size_t n_ends, ends_cap, next_cut;
-} ab_read;
-
-static jj_arrow_status read_reset(ab_read *r) {
+jj_arrow_status ab_read_reset(ab_read *r) {
     ab_col_free(r->root);
     r->root = NULL;
     r->n_ends = 0;
@@ -49,7 +36,7 @@ static jj_arrow_status read_reset(ab_read *r) {
     return JJ_ARROW_OK;
 }
 
-static jj_arrow_status end_batch(ab_read *r) {
+jj_arrow_status ab_end_batch(ab_read *r) {
     if (r->n_ends == r->ends_cap) {
         size_t cap = r->ends_cap ? r->ends_cap * 2 : 16;
         int64_t *e = realloc(r->ends, cap * sizeof *e);
@@ -64,7 +51,7 @@ static jj_arrow_status end_batch(ab_read *r) {
 /* A batch ends after the record that ends at or past each multiple of block bytes. */
 static jj_arrow_status note_record_end(ab_read *r, size_t end) {
     if (end < r->next_cut) return JJ_ARROW_OK;
-    if (end_batch(r)) return JJ_ARROW_NOMEM;
+    if (ab_end_batch(r)) return JJ_ARROW_NOMEM;
     while (r->next_cut <= end && r->next_cut != SIZE_MAX) r->next_cut = r->next_cut > SIZE_MAX - r->block ? SIZE_MAX : r->next_cut + r->block;
     return JJ_ARROW_OK;
 }
@@ -73,14 +60,13 @@ static jj_arrow_status json_error(ab_read *r, jj_error je, size_t offset) {
     if (je == JJ_ERR_NOMEM) return JJ_ARROW_NOMEM;
     r->err->status = JJ_ARROW_JSON;
     r->err->json_error = je;
+    offset += r->offset_base;
     r->err->offset = offset;
     snprintf(r->err->message, sizeof r->err->message, "%s at byte %zu", jj_error_name(je), offset);
     return JJ_ARROW_JSON;
 }
 
-/* JJ_ARROW_OK, or JJ_ARROW_JSON when some line is not one whole record (the caller
- * then reads by documents); other statuses are final. */
-static jj_arrow_status read_by_lines(ab_read *r) {
+jj_arrow_status ab_read_by_lines(ab_read *r) {
     jj_parser *doc = &r->lazy;
     ab_walk w = {NULL, NULL, NULL, doc, 0, r->opt && r->opt->error_on_unknown_fields, r->err};
     size_t pos = 0;
@@ -93,7 +79,7 @@ static jj_arrow_status read_by_lines(ab_read *r) {
         jj_error je = jj_parse_lazy(doc, r->buf + pos, end - pos);
         if (je == JJ_ERR_NOMEM) return JJ_ARROW_NOMEM;
         if (je != JJ_OK) return JJ_ARROW_JSON;
-        r->err->record = record;
+        r->err->record = r->record_base + record;
         w.input = r->buf + pos;
         w.input_len = end - pos;
         w.tape = doc->tape;
@@ -105,9 +91,9 @@ static jj_arrow_status read_by_lines(ab_read *r) {
     }
 }
 
-static jj_arrow_status read_by_documents(ab_read *r) {
+jj_arrow_status ab_read_by_documents(ab_read *r) {
     jj_many m;
-    jj_error je = jj_many_start(&m, r->parser, r->buf, r->len, 0);
+    jj_error je = jj_many_start(&m, r->parser, r->buf, r->len, r->many_flags);
     if (je == JJ_ERR_TOO_LARGE) {
         r->err->status = JJ_ARROW_TOO_LARGE;
         snprintf(r->err->message, sizeof r->err->message, "input of 4 GiB or more");
@@ -118,8 +104,11 @@ static jj_arrow_status read_by_documents(ab_read *r) {
     for (int64_t record = 0;; record++) {
         size_t start, end;
         je = jj_many_next(&m, &start, &end);
-        if (je == JJ_ERR_EMPTY) return JJ_ARROW_OK;
-        r->err->record = record;
+        if (je == JJ_ERR_EMPTY || je == JJ_ERR_INCOMPLETE) {
+            r->stop = je == JJ_ERR_EMPTY ? r->len : start;
+            return JJ_ARROW_OK;
+        }
+        r->err->record = r->record_base + record;
         if (je != JJ_OK) return json_error(r, je, r->parser->error_offset);
         w.tape = r->parser->tape;
         w.strings = r->parser->strings;
@@ -147,8 +136,8 @@ typedef struct ab_job {
 } ab_job;
 
 static jj_arrow_status read_part(ab_read *r) {
-    jj_arrow_status s = read_by_lines(r);
-    if (!s && r->root->length > (r->n_ends ? r->ends[r->n_ends - 1] : 0)) s = end_batch(r);
+    jj_arrow_status s = ab_read_by_lines(r);
+    if (!s && r->root->length > (r->n_ends ? r->ends[r->n_ends - 1] : 0)) s = ab_end_batch(r);
     if (!s && r->schema) s = ab_finish(r->root); /* inferred parts are finished once merged */
     return s;
 }
@@ -193,7 +182,7 @@ static jj_arrow_status read_parallel(const ab_read *base, size_t threads, ab_par
         from = to;
     }
     for (size_t i = 0; i < n; i++) {
-        jobs[i].status = read_reset(&jobs[i].r);
+        jobs[i].status = ab_read_reset(&jobs[i].r);
         if (jobs[i].status) continue;
         /* the last part is read here, and any part whose thread could not start */
         jobs[i].started = i + 1 < n && pthread_create(&jobs[i].thread, NULL, job_run, &jobs[i]) == 0;
@@ -231,6 +220,16 @@ static jj_arrow_status read_parallel(const ab_read *base, size_t threads, ab_par
     return s;
 }
 
+jj_arrow_status ab_parts_to_stream(ab_part *parts, size_t n, struct ArrowArrayStream *out, int64_t *num_rows) {
+    int64_t rows = 0;
+    for (size_t i = 0; i < n; i++) rows += parts[i].root->length;
+    ab_table *t = ab_table_new(parts, n); /* frees the parts on failure */
+    jj_arrow_status s = t ? ab_stream_make(t, out) : JJ_ARROW_NOMEM;
+    if (s && t) ab_table_unref(t);
+    if (!s) *num_rows = rows;
+    return s;
+}
+
 jj_arrow_status jj_arrow_read_ndjson(jj_parser *p, const uint8_t *buf, size_t len,
                                      const struct ArrowSchema *schema, const jj_arrow_options *opt,
                                      struct ArrowArrayStream *out, int64_t *num_rows,
@@ -249,20 +248,20 @@ jj_arrow_status jj_arrow_read_ndjson(jj_parser *p, const uint8_t *buf, size_t le
     }
     if (!s && !parts) {
         jj_parser_init(&r.lazy);
-        s = read_reset(&r);
+        s = ab_read_reset(&r);
         if (!s && len < ((size_t)1 << 31)) {
-            s = read_by_lines(&r);
+            s = ab_read_by_lines(&r);
             if (s && s != JJ_ARROW_NOMEM) {
                 /* redone the exact way, whose errors (record numbers included) are the rule */
                 memset(err, 0, sizeof *err);
-                s = read_reset(&r);
-                if (!s) s = read_by_documents(&r);
+                s = ab_read_reset(&r);
+                if (!s) s = ab_read_by_documents(&r);
             }
         } else if (!s) {
-            s = read_by_documents(&r);
+            s = ab_read_by_documents(&r);
         }
         jj_parser_free(&r.lazy);
-        if (!s && r.root->length > (r.n_ends ? r.ends[r.n_ends - 1] : 0)) s = end_batch(&r);
+        if (!s && r.root->length > (r.n_ends ? r.ends[r.n_ends - 1] : 0)) s = ab_end_batch(&r);
         if (!s) s = ab_finish(r.root);
         if (!s && !(parts = malloc(sizeof *parts))) s = JJ_ARROW_NOMEM;
         if (!s) {
@@ -272,15 +271,7 @@ jj_arrow_status jj_arrow_read_ndjson(jj_parser *p, const uint8_t *buf, size_t le
             r.ends = NULL;
         }
     }
-    if (!s) {
-        ab_table *t = ab_table_new(parts, n_parts); /* frees the parts on failure */
-        s = t ? ab_stream_make(t, out) : JJ_ARROW_NOMEM;
-        if (!s) {
-            for (size_t i = 0; i < n_parts; i++) *num_rows += parts[i].root->length;
-            return JJ_ARROW_OK;
-        }
-        if (t) ab_table_unref(t);
-    }
+    if (!s && !(s = ab_parts_to_stream(parts, n_parts, out, num_rows))) return JJ_ARROW_OK;
     if (s == JJ_ARROW_NOMEM) snprintf(err->message, sizeof err->message, "out of memory");
     err->status = s;
     ab_col_free(r.root);
