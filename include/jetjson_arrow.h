@@ -100,10 +100,10 @@ jj_arrow_status jj_arrow_read_ndjson(jj_parser *p, const uint8_t *buf, size_t le
  * jj_arrow_reader_feed reads the whole lines of each chunk; the caller keeps the rest
  * and gives it again, followed by more input. Input memory is then the caller's chunk
  * plus the longest record. The result is the one jj_arrow_read_ndjson gives for the
- * whole input (the batches may be cut elsewhere): each chunk's records are read into
- * columns of their own, and without a schema the chunks' inferred types are merged as
- * the threads' parts are. Errors name the record and byte offset counted from the start
- * of the stream; a type change between chunks is reported at the end, without record. */
+ * whole input (the batches may be cut elsewhere), and so are its errors: the record and
+ * the byte offset count from the start of the stream. Each chunk's records are read into
+ * columns of their own, which start (without a schema) of the types inferred so far; at
+ * the end the chunks' types are merged as the threads' parts are. */
 typedef struct jj_arrow_reader jj_arrow_reader;
 
 /* A reader of the given schema (NULL: infer; it must stay valid until the reader is

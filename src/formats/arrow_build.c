@@ -549,7 +549,8 @@ static jj_arrow_status finish_col(ab_col *c) {
         if (!s) s = finish_col(c->kids[i]);
         if (s) return s;
     }
-    if (c->kind != AB_STRING || c->fixed || !c->ts_maybe || c->null_count == c->length) return JJ_ARROW_OK;
+    /* (a column of nulls only, from a part that started of the merged types, is one too) */
+    if (c->kind != AB_STRING || c->fixed || !c->ts_maybe) return JJ_ARROW_OK;
     ab_buf values = c->ts_values; /* the rows after the last string are nulls: zeros */
     memset(&c->ts_values, 0, sizeof c->ts_values);
     if (buf_reserve(&values, (size_t)c->length * 8 - values.len)) {

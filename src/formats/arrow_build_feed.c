@@ -1,8 +1,9 @@
 /* NDJSON -> Arrow from a stream given in chunks (jetjson_arrow.h, jj_arrow_reader_*).
  * Each chunk of whole lines is read as jj_arrow_read_ndjson reads a whole input (by
  * lines, and where that fails by documents, whose errors are the rule) into a part of
- * its own; the parts are the table's batches, their inferred types merged at the end by
- * the threads' merge (arrow_build_merge.c). Record numbers and byte offsets in errors
+ * its own, whose columns start of the types inferred so far (ab_type_seed: the chunk
+ * goes on as one pass would, errors included); the parts are the table's batches, their
+ * types merged at the end by the threads' merge (arrow_build_merge.c). Record numbers and byte offsets in errors
  * count from the start of the stream. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,32 +60,24 @@ static jj_arrow_status nomem(jj_arrow_error *err) {
     return JJ_ARROW_NOMEM;
 }
 
-/* The types of the parts before did not mix with this chunk's: it is read again (by
- * documents, for exact errors) into columns of those types, as one pass would go on
- * over it, so that the error names the record and field. */
-static jj_arrow_status type_change_error(const ab_col *before, ab_read *rd) {
+/* A new root for the next chunk: the schema's columns, or, inferring, empty columns of
+ * the types read so far, so that the chunk's records go on from where one pass over the
+ * stream would be (the same types, and the same errors). */
+static jj_arrow_status start_part(jj_arrow_reader *r, ab_read *rd) {
+    jj_arrow_status s = ab_read_reset(rd);
+    if (s || !r->merged) return s;
     ab_col_free(rd->root);
-    rd->root = ab_type_seed(before);
+    rd->root = ab_type_seed(r->merged);
     if (!rd->root) return JJ_ARROW_NOMEM;
     rd->root->flags = 0;
-    rd->n_ends = 0;
-    rd->next_cut = rd->block;
-    memset(rd->err, 0, sizeof *rd->err);
-    jj_arrow_status s = ab_read_by_documents(rd);
-    if (s) return s;
-    rd->err->record = -1; /* not expected: the merge is stricter than one pass */
-    snprintf(rd->err->message, sizeof rd->err->message, "a column's type changed between blocks of the input");
-    return rd->err->status = JJ_ARROW_TYPE_CHANGE;
+    return JJ_ARROW_OK;
 }
 
 /* The part read joins the table. */
 static jj_arrow_status keep_part(jj_arrow_reader *r, ab_read *rd) {
     if (r->merged) {
-        ab_col *before = ab_type_seed(r->merged);
-        if (!before) return JJ_ARROW_NOMEM;
+        /* cannot fail: the part's columns started of these types */
         jj_arrow_status s = ab_merge_type(r->merged, rd->root);
-        if (s == JJ_ARROW_TYPE_CHANGE) s = type_change_error(before, rd);
-        ab_col_free(before);
         if (s) return s;
     }
     if (rd->root->length > (rd->n_ends ? rd->ends[rd->n_ends - 1] : 0) && ab_end_batch(rd)) return JJ_ARROW_NOMEM;
@@ -118,14 +111,14 @@ jj_arrow_status jj_arrow_reader_feed(jj_arrow_reader *r, const uint8_t *buf, siz
     ab_read rd = {.parser = &r->documents, .lazy = r->lazy, .buf = buf, .len = end, .schema = r->schema,
                   .opt = &r->opt, .err = err, .record_base = r->records, .offset_base = r->offset};
     rd.block = r->opt.block_size ? r->opt.block_size : (size_t)1 << 20;
-    jj_arrow_status s = ab_read_reset(&rd);
+    jj_arrow_status s = start_part(r, &rd);
     size_t read_to = end;
     if (!s) s = end < ((size_t)1 << 31) ? ab_read_by_lines(&rd) : JJ_ARROW_JSON;
     if (s && s != JJ_ARROW_NOMEM) {
         /* by documents: records across lines, and the exact errors */
         memset(err, 0, sizeof *err);
         rd.many_flags = more_input ? JJ_MANY_MORE_INPUT : 0;
-        s = ab_read_reset(&rd);
+        s = start_part(r, &rd);
         if (!s) s = ab_read_by_documents(&rd);
         read_to = rd.stop;
     }

@@ -60,6 +60,7 @@ static jj_arrow_status conform(ab_col *c, const ab_col *t, int depth) {
         }
         s = ab_col_set_kind(c, want);
         if (s) return s;
+        c->ts_maybe = false; /* strings, as the merged type says (set_kind assumed timestamps) */
     } else if (c->kind == AB_INT && want == AB_DOUBLE) {
         ab_col_ints_to_doubles(c);
     } else if (c->kind == AB_STRING) {

@@ -251,23 +251,16 @@ static PyObject *read_buffer(jj_state *st, jj_parser *parser, const uint8_t *buf
 /* ---- a binary file object, read in chunks ---- */
 
 /* Reads up to n bytes of the file object into dst: *got gets how many (0 at the end).
- * readinto(memoryview) where it has one, else read(n). -1 with an exception set. When
- * the file object keeps a view of dst past the call, *kept is set (dst must then never
- * be freed). */
-static int read_some(PyObject *readinto, PyObject *read, uint8_t *dst, size_t n, size_t *got, int *kept) {
+ * readinto where it has one (into `scratch`, a bytearray's memoryview of at least n
+ * bytes: a file object that keeps a view of it keeps it alive, and the engine reads a
+ * copy nobody else can write), else read(n). -1 with an exception set. */
+static int read_some(PyObject *readinto, PyObject *read, PyObject *scratch, uint8_t *dst, size_t n, size_t *got) {
     PyObject *res;
     if (readinto) {
-        PyObject *view = PyMemoryView_FromMemory((char *)dst, (Py_ssize_t)n, PyBUF_WRITE);
+        PyObject *view = PySequence_GetSlice(scratch, 0, (Py_ssize_t)n);
         if (!view) return -1;
         res = PyObject_CallOneArg(readinto, view);
-        PyObject *released = PyObject_CallMethod(view, "release", NULL);
-        if (!released) *kept = 1; /* someone holds a slice of our buffer */
-        Py_XDECREF(released);
         Py_DECREF(view);
-        if (!released) {
-            Py_XDECREF(res);
-            return -1;
-        }
         if (!res) return -1;
         if (res == Py_None) {
             Py_DECREF(res);
@@ -282,6 +275,10 @@ static int read_some(PyObject *readinto, PyObject *read, uint8_t *dst, size_t n,
             PyErr_Format(PyExc_ValueError, "loads_arrow(): readinto() returned %zd for a buffer of %zu bytes", v, n);
             return -1;
         }
+        Py_buffer b;
+        if (PyObject_GetBuffer(scratch, &b, PyBUF_SIMPLE) < 0) return -1;
+        memcpy(dst, b.buf, (size_t)v);
+        PyBuffer_Release(&b);
         *got = (size_t)v;
         return 0;
     }
@@ -319,40 +316,47 @@ static int read_some(PyObject *readinto, PyObject *read, uint8_t *dst, size_t n,
 }
 
 /* The reader's input: a buffer of block_size bytes (more for a longer line) whose
- * whole lines go to the engine, the rest moved to its start before the next read. */
+ * whole lines go to the engine, the rest moved to its start before the next read.
+ * JJ_ARROW_NOMEM with a Python exception set when the file object failed. */
 static jj_arrow_status feed_file(jj_arrow_reader *reader, PyObject *readinto, PyObject *read, size_t block,
-                                 jj_arrow_error *err, int *kept, uint8_t **bufp) {
+                                 jj_arrow_error *err) {
     size_t cap = block, have = 0;
     uint8_t *buf = malloc(cap);
-    *bufp = buf;
-    if (!buf) return JJ_ARROW_NOMEM;
-    for (int more = 1; more;) {
+    PyObject *bytes = readinto ? PyByteArray_FromStringAndSize(NULL, (Py_ssize_t)block) : NULL;
+    PyObject *scratch = bytes ? PyMemoryView_FromObject(bytes) : NULL;
+    jj_arrow_status s = JJ_ARROW_OK;
+    if (!buf || (readinto && !scratch)) s = JJ_ARROW_NOMEM;
+    for (int more = 1; more && !s;) {
         while (have < cap) {
-            size_t got = 0;
-            if (read_some(readinto, read, buf + have, cap - have, &got, kept) < 0) return JJ_ARROW_NOMEM;
+            size_t got = 0, want = cap - have;
+            if (want > block) want = block; /* the scratch buffer's size */
+            if (read_some(readinto, read, scratch, buf + have, want, &got) < 0) {
+                s = JJ_ARROW_NOMEM;
+                break;
+            }
             if (!got) {
                 more = 0;
                 break;
             }
             have += got;
         }
+        if (s) break;
         size_t used = 0;
-        jj_arrow_status s;
         Py_BEGIN_ALLOW_THREADS
         s = jj_arrow_reader_feed(reader, buf, have, more != 0, &used, err);
         Py_END_ALLOW_THREADS
-        if (s) return s;
         memmove(buf, buf + used, have - used);
         have -= used;
-        if (more && have == cap) { /* a line longer than the buffer: the buffer grows */
-            if (*kept || cap > SIZE_MAX / 2) return JJ_ARROW_NOMEM;
-            uint8_t *bigger = realloc(buf, cap * 2);
-            if (!bigger) return JJ_ARROW_NOMEM;
-            *bufp = buf = bigger;
-            cap *= 2;
+        if (!s && more && have == cap) { /* a line longer than the buffer: the buffer grows */
+            uint8_t *bigger = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+            if (!bigger) s = JJ_ARROW_NOMEM;
+            else buf = bigger, cap *= 2;
         }
     }
-    return JJ_ARROW_OK;
+    free(buf);
+    Py_XDECREF(scratch);
+    Py_XDECREF(bytes);
+    return s;
 }
 
 static PyObject *read_file_object(jj_state *st, PyObject *readinto, PyObject *read, const arrow_args *a) {
@@ -373,10 +377,7 @@ static PyObject *read_file_object(jj_state *st, PyObject *readinto, PyObject *re
         PyErr_NoMemory();
     } else {
         jj_arrow_error err = {0};
-        int kept = 0;
-        uint8_t *buf = NULL;
-        jj_arrow_status status = feed_file(reader, readinto, read, (size_t)a->block_size, &err, &kept, &buf);
-        if (!kept) free(buf); /* else a view of it lives on: leaked rather than left dangling */
+        jj_arrow_status status = feed_file(reader, readinto, read, (size_t)a->block_size, &err);
         if (!status && !PyErr_Occurred()) {
             Py_BEGIN_ALLOW_THREADS
             status = jj_arrow_reader_finish(reader, &obj->stream, &obj->num_rows, &err);
