@@ -101,7 +101,10 @@ jj_arrow_status jj_arrow_read_ndjson(jj_parser *p, const uint8_t *buf, size_t le
  * and gives it again, followed by more input. Input memory is then the caller's chunk
  * plus the longest record. The result is the one jj_arrow_read_ndjson gives for the
  * whole input (the batches may be cut elsewhere), and so are its errors: the record and
- * the byte offset count from the start of the stream. Each chunk's records are read into
+ * the byte offset count from the start of the stream. (One exception: a record that is
+ * not valid JSON is named alike, but where the broken record runs on into invalid UTF-8
+ * that a later chunk holds, the whole input's error is that UTF-8, the chunk's the
+ * syntax error it saw first.) Each chunk's records are read into
  * columns of their own, which start (without a schema) of the types inferred so far; at
  * the end the chunks' types are merged as the threads' parts are. */
 typedef struct jj_arrow_reader jj_arrow_reader;

@@ -81,6 +81,9 @@ typedef struct jj_kernels {
     /* Finishes the raw string whose tape words are w (see jj_lazy_finish): the string
      * buffer has room for its raw length + JJ_STRING_SLACK past strings_len. */
     jj_error (*finish_string)(jj_parser *p, const uint8_t *buf, size_t len, uint64_t *w);
+    /* Finishes the raw number whose tape words are w (see jj_lazy_finish) as stage2
+     * parses numbers (its SIMD fast path): JJ_OK, or JJ_ERR_NUMBER. */
+    jj_error (*finish_number)(const uint8_t *buf, size_t len, uint64_t *w);
 } jj_kernels;
 
 /* The kernels chosen for this machine (once, thread-safe); JETJSON_FORCE_ISA overrides. */

@@ -77,6 +77,8 @@ typedef struct ab_walk {
     size_t input_len;
     bool error_on_unknown;
     jj_arrow_error *err;
+    size_t number_room; /* bytes readable from input on (0: input_len): a number token
+                         * near the end of its line still gets the fast path's lookahead */
 } ab_walk;
 
 /* arrow_build.c */

@@ -68,7 +68,7 @@ static jj_arrow_status json_error(ab_read *r, jj_error je, size_t offset) {
 
 jj_arrow_status ab_read_by_lines(ab_read *r) {
     jj_parser *doc = &r->lazy;
-    ab_walk w = {NULL, NULL, NULL, doc, 0, r->opt && r->opt->error_on_unknown_fields, r->err};
+    ab_walk w = {NULL, NULL, NULL, doc, 0, r->opt && r->opt->error_on_unknown_fields, r->err, 0};
     size_t pos = 0;
     for (int64_t record = 0;; record++) {
         while (pos < r->len && (r->buf[pos] == ' ' || r->buf[pos] == '\n' || r->buf[pos] == '\r' || r->buf[pos] == '\t'))
@@ -82,6 +82,7 @@ jj_arrow_status ab_read_by_lines(ab_read *r) {
         r->err->record = r->record_base + record;
         w.input = r->buf + pos;
         w.input_len = end - pos;
+        w.number_room = r->len - pos;
         w.tape = doc->tape;
         w.strings = doc->strings;
         jj_arrow_status s = ab_append_record(&w, r->root);
@@ -100,7 +101,7 @@ jj_arrow_status ab_read_by_documents(ab_read *r) {
         return JJ_ARROW_TOO_LARGE;
     }
     if (je != JJ_OK) return JJ_ARROW_NOMEM;
-    ab_walk w = {r->buf, NULL, NULL, NULL, r->len, r->opt && r->opt->error_on_unknown_fields, r->err};
+    ab_walk w = {r->buf, NULL, NULL, NULL, r->len, r->opt && r->opt->error_on_unknown_fields, r->err, 0};
     for (int64_t record = 0;; record++) {
         size_t start, end;
         je = jj_many_next(&m, &start, &end);

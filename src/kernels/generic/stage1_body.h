@@ -284,4 +284,5 @@ const jj_kernels JJ_KERNELS_SYMBOL = {
     jj_stage1_lazy,
     jj_stage2_lazy,
     jj_finish_string,
+    jj_finish_number,
 };
