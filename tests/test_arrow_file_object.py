@@ -383,3 +383,14 @@ def test_no_leak():
     refs = sys.getrefcount(f)
     jetjson.loads_arrow(f)
     assert sys.getrefcount(f) == refs
+
+
+def test_bad_timestamp_message_stops_at_the_string():
+    """Regression (fuzz_arrow): the message quoted up to 40 bytes from the string's start,
+    past its end (the input is not NUL-terminated there)."""
+    schema = pa.schema([("t", pa.timestamp("s"))])
+    data = b'{"t":"2015-01-01 1"}\n{"t":"x"}\n'
+    for source in (data, io.BytesIO(data)):
+        with pytest.raises(ValueError) as info:
+            jetjson.loads_arrow(source, schema)
+        assert str(info.value) == "record 0, field '/t': invalid timestamp \"2015-01-01 1\""

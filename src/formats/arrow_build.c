@@ -353,8 +353,11 @@ static jj_arrow_status append_string(ab_walk *w, const ab_path *at, ab_col *c, s
     if (tape_string(w, t, &s, &n)) return JJ_ARROW_NOMEM;
     if (c->kind == AB_TIMESTAMP) {
         int64_t v;
-        if (ab_parse_timestamp(s, n, c->ts_unit, true, &v))
-            return walk_fail(w, at, JJ_ARROW_BAD_VALUE, "invalid timestamp \"%.40s\"%s", (const char *)s, "");
+        if (ab_parse_timestamp(s, n, c->ts_unit, true, &v)) {
+            char shown[48]; /* the text is not NUL-terminated: at most its n bytes */
+            snprintf(shown, sizeof shown, "%.*s", (int)(n < 40 ? n : 40), (const char *)s);
+            return walk_fail(w, at, JJ_ARROW_BAD_VALUE, "invalid timestamp \"%s\"%s", shown, "");
+        }
         return col_push8(c, &v);
     }
     jj_arrow_status st = want_kind(w, at, c, AB_STRING, "string");
