@@ -394,3 +394,21 @@ def test_bad_timestamp_message_stops_at_the_string():
         with pytest.raises(ValueError) as info:
             jetjson.loads_arrow(source, schema)
         assert str(info.value) == "record 0, field '/t': invalid timestamp \"2015-01-01 1\""
+
+
+def test_big_input_read_in_windows():
+    """Inputs over 2 MiB are read in 1 MiB windows even from bytes (jj_arrow_read_ndjson
+    feeds its own reader): pyarrow's table, and errors naming the record."""
+    records = list(events(6000, 9))
+    data = ndjson(records)
+    assert len(data) > 3 << 20
+    exp = pyarrow_outcome(data)
+    same_table(pa.table(jetjson.loads_arrow(data)), exp, "bytes")
+    same_table(pa.table(jetjson.loads_arrow(data, block_size=1000)), exp, "small batches")
+    lines = data.split(b"\n")
+    for at, bad in [(5000, b'{"id": "text"}'), (4321, b'{"id": 1,}'), (5999, b'{"actor": 5}')]:
+        broken = b"\n".join(lines[:at] + [bad] + lines[at + 1:])
+        with pytest.raises(ValueError, match=f"^record {at}[:,]"):
+            jetjson.loads_arrow(broken)
+        with pytest.raises(ValueError, match=f"^record {at}[:,]"):
+            jetjson.loads_arrow(broken, threads=2)

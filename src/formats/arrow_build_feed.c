@@ -162,3 +162,54 @@ jj_arrow_status jj_arrow_reader_finish(jj_arrow_reader *r, struct ArrowArrayStre
     r->n_parts = r->parts_cap = 0;
     return s ? nomem(err) : JJ_ARROW_OK;
 }
+
+/* Feeds buf[0..len) to r in windows of AB_CHUNK bytes (block_size if larger), a window
+ * doubled while no record ends in it. */
+static jj_arrow_status feed_windows(jj_arrow_reader *r, const uint8_t *buf, size_t len, const jj_arrow_options *opt,
+                                    jj_arrow_error *err) {
+    size_t chunk = opt && opt->block_size > AB_CHUNK ? opt->block_size : AB_CHUNK, window = chunk, from = 0;
+    for (;;) {
+        size_t n = len - from < window ? len - from : window;
+        bool more = from + n < len;
+        size_t used = 0;
+        jj_arrow_status s = jj_arrow_reader_feed(r, buf + from, n, more, &used, err);
+        if (s || !more) return s;
+        if (used) {
+            from += used;
+            window = chunk;
+        } else { /* a record longer than the window */
+            window = window > SIZE_MAX / 2 ? SIZE_MAX : window * 2;
+        }
+    }
+}
+
+jj_arrow_status ab_read_chunked(const uint8_t *buf, size_t len, const struct ArrowSchema *schema,
+                                const jj_arrow_options *opt, struct ArrowArrayStream *out, int64_t *num_rows,
+                                jj_arrow_error *err) {
+    memset(out, 0, sizeof *out);
+    *num_rows = 0;
+    jj_arrow_reader *r = jj_arrow_reader_new(schema, opt);
+    if (!r) return nomem(err);
+    jj_arrow_status s = feed_windows(r, buf, len, opt, err);
+    if (!s) s = jj_arrow_reader_finish(r, out, num_rows, err);
+    jj_arrow_reader_free(r);
+    return s;
+}
+
+jj_arrow_status ab_read_chunked_parts(const uint8_t *buf, size_t len, const struct ArrowSchema *schema,
+                                      const jj_arrow_options *opt, ab_part **parts, size_t *n_parts,
+                                      jj_arrow_error *err) {
+    *parts = NULL;
+    *n_parts = 0;
+    jj_arrow_reader *r = jj_arrow_reader_new(schema, opt);
+    if (!r) return nomem(err);
+    jj_arrow_status s = feed_windows(r, buf, len, opt, err);
+    if (!s) { /* moved out */
+        *parts = r->parts;
+        *n_parts = r->n_parts;
+        r->parts = NULL;
+        r->n_parts = r->parts_cap = 0;
+    }
+    jj_arrow_reader_free(r);
+    return s;
+}

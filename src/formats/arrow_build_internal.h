@@ -140,6 +140,20 @@ jj_arrow_status ab_end_batch(ab_read *r);
 jj_arrow_status ab_read_by_lines(ab_read *r);
 /* Any JSON text sequence, with exact errors; r->stop set on success. */
 jj_arrow_status ab_read_by_documents(ab_read *r);
+/* arrow_build_feed.c: a whole input on one thread, fed to a jj_arrow_reader in windows
+ * of AB_CHUNK bytes (or block_size, if larger): the columns of each window stay small,
+ * in cache and in the allocator's reused memory, where one pass over a big input grows
+ * big buffers of fresh pages (flat 40 MB inferred: 83 -> 71 ms CPU). The same result. */
+#define AB_CHUNK ((size_t)1 << 20)
+jj_arrow_status ab_read_chunked(const uint8_t *buf, size_t len, const struct ArrowSchema *schema,
+                                const jj_arrow_options *opt, struct ArrowArrayStream *out, int64_t *num_rows,
+                                jj_arrow_error *err);
+/* The same for one thread's part of an input: its windows' parts handed over as they
+ * are (*parts, *n_parts: moved out; inferred types not merged, with a schema finished). */
+jj_arrow_status ab_read_chunked_parts(const uint8_t *buf, size_t len, const struct ArrowSchema *schema,
+                                      const jj_arrow_options *opt, ab_part **parts, size_t *n_parts,
+                                      jj_arrow_error *err);
+
 /* The stream over parts[0..n) (moved in: freed on failure), *num_rows their rows. */
 jj_arrow_status ab_parts_to_stream(ab_part *parts, size_t n, struct ArrowArrayStream *out, int64_t *num_rows);
 

@@ -126,26 +126,24 @@ const char *jj_arrow_status_name(jj_arrow_status status) {
     return (unsigned)status < sizeof names / sizeof names[0] ? names[status] : "unknown error";
 }
 
-/* The lines of one part of the input, read into its own columns (on a thread of its own
- * where one could be started). */
+/* One part of the input, read in windows (ab_read_chunked_parts) into parts of its own,
+ * on a thread of its own where one could be started. */
 typedef struct ab_job {
-    ab_read r;
+    const uint8_t *buf;
+    size_t len;
+    const ab_read *base;
+    ab_part *parts;
+    size_t n_parts;
     jj_arrow_error err;
     jj_arrow_status status;
     pthread_t thread;
     bool started;
 } ab_job;
 
-static jj_arrow_status read_part(ab_read *r) {
-    jj_arrow_status s = ab_read_by_lines(r);
-    if (!s && r->root->length > (r->n_ends ? r->ends[r->n_ends - 1] : 0)) s = ab_end_batch(r);
-    if (!s && r->schema) s = ab_finish(r->root); /* inferred parts are finished once merged */
-    return s;
-}
-
 static void *job_run(void *arg) {
     ab_job *job = arg;
-    job->status = read_part(&job->r);
+    job->status =
+        ab_read_chunked_parts(job->buf, job->len, job->base->schema, job->base->opt, &job->parts, &job->n_parts, &job->err);
     return NULL;
 }
 
@@ -162,7 +160,7 @@ static jj_arrow_status read_parallel(const ab_read *base, size_t threads, ab_par
     if (threads < 2) return JJ_ARROW_JSON;
     ab_job *jobs = calloc(threads, sizeof *jobs);
     if (!jobs) return JJ_ARROW_NOMEM;
-    size_t n = 0, from = 0;
+    size_t n = 0, from = 0, total = 0;
     jj_arrow_status s = JJ_ARROW_OK;
     for (size_t i = 0; i < threads && from < base->len; i++) {
         size_t to = base->len;
@@ -171,20 +169,10 @@ static jj_arrow_status read_parallel(const ab_read *base, size_t threads, ab_par
             const uint8_t *nl = target > from ? memchr(base->buf + target, '\n', base->len - target) : NULL;
             to = nl ? (size_t)(nl - base->buf) + 1 : base->len;
         }
-        ab_job *job = &jobs[n++];
-        job->r = *base;
-        job->r.buf = base->buf + from;
-        job->r.len = to - from;
-        job->r.root = NULL;
-        job->r.ends = NULL;
-        job->r.n_ends = job->r.ends_cap = 0;
-        job->r.err = &job->err;
-        jj_parser_init(&job->r.lazy);
+        jobs[n++] = (ab_job){.buf = base->buf + from, .len = to - from, .base = base};
         from = to;
     }
     for (size_t i = 0; i < n; i++) {
-        jobs[i].status = ab_read_reset(&jobs[i].r);
-        if (jobs[i].status) continue;
         /* the last part is read here, and any part whose thread could not start */
         jobs[i].started = i + 1 < n && pthread_create(&jobs[i].thread, NULL, job_run, &jobs[i]) == 0;
         if (!jobs[i].started) job_run(&jobs[i]);
@@ -192,24 +180,29 @@ static jj_arrow_status read_parallel(const ab_read *base, size_t threads, ab_par
     for (size_t i = 0; i < n; i++) {
         if (jobs[i].started) pthread_join(jobs[i].thread, NULL);
         if (jobs[i].status && (!s || jobs[i].status == JJ_ARROW_NOMEM)) s = jobs[i].status;
+        total += jobs[i].n_parts;
     }
-    *parts = s ? NULL : calloc(n, sizeof **parts);
+    if (!s && !total) s = JJ_ARROW_JSON; /* no record: one thread makes the empty table */
+    *parts = s ? NULL : calloc(total, sizeof **parts);
     if (!s && !*parts) s = JJ_ARROW_NOMEM;
+    size_t k = 0;
     for (size_t i = 0; i < n; i++) {
-        jj_parser_free(&jobs[i].r.lazy);
-        if (!s) {
-            (*parts)[i] = (ab_part){jobs[i].r.root, jobs[i].r.ends, jobs[i].r.n_ends};
-        } else {
-            ab_col_free(jobs[i].r.root);
-            free(jobs[i].r.ends);
+        for (size_t j = 0; j < jobs[i].n_parts; j++) {
+            if (!s) {
+                (*parts)[k++] = jobs[i].parts[j];
+            } else {
+                ab_col_free(jobs[i].parts[j].root);
+                free(jobs[i].parts[j].batch_ends);
+            }
         }
+        free(jobs[i].parts);
     }
-    *n_parts = s ? 0 : n;
+    *n_parts = s ? 0 : total;
     free(jobs);
     if (!s && !base->schema) {
-        s = ab_merge_parts(*parts, n);
+        s = ab_merge_parts(*parts, total);
         if (s) {
-            for (size_t i = 0; i < n; i++) {
+            for (size_t i = 0; i < total; i++) {
                 ab_col_free((*parts)[i].root);
                 free((*parts)[i].batch_ends);
             }
@@ -247,6 +240,8 @@ jj_arrow_status jj_arrow_read_ndjson(jj_parser *p, const uint8_t *buf, size_t le
         s = read_parallel(&r, opt->threads, &parts, &n_parts);
         if (s != JJ_ARROW_NOMEM) s = JJ_ARROW_OK; /* a failed part: all again on one thread */
     }
+    if (!s && !parts && len > 2 * AB_CHUNK && len < ((size_t)1 << 31))
+        return ab_read_chunked(buf, len, schema, opt, out, num_rows, err);
     if (!s && !parts) {
         jj_parser_init(&r.lazy);
         s = ab_read_reset(&r);
