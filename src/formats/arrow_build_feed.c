@@ -18,6 +18,7 @@ struct jj_arrow_reader {
     ab_part *parts;
     size_t n_parts, parts_cap;
     ab_col *merged;  /* inferring: the types of the parts so far (ab_merge_type) */
+    size_t columns;  /* in the last part, nested ones included (sizes the windows) */
     int64_t records; /* read so far */
     size_t offset;   /* bytes read so far */
 };
@@ -73,6 +74,12 @@ static jj_arrow_status start_part(jj_arrow_reader *r, ab_read *rd) {
     return JJ_ARROW_OK;
 }
 
+static size_t count_columns(const ab_col *c) {
+    size_t n = 1;
+    for (size_t i = 0; i < c->n_kids; i++) n += count_columns(c->kids[i]);
+    return n;
+}
+
 /* The part read joins the table. */
 static jj_arrow_status keep_part(jj_arrow_reader *r, ab_read *rd) {
     if (r->merged) {
@@ -93,6 +100,7 @@ static jj_arrow_status keep_part(jj_arrow_reader *r, ab_read *rd) {
         r->parts_cap = cap;
     }
     r->parts[r->n_parts++] = (ab_part){rd->root, rd->ends, rd->n_ends};
+    r->columns = count_columns(rd->root);
     r->records += rd->root->length;
     rd->root = NULL;
     rd->ends = NULL;
@@ -163,12 +171,17 @@ jj_arrow_status jj_arrow_reader_finish(jj_arrow_reader *r, struct ArrowArrayStre
     return s ? nomem(err) : JJ_ARROW_OK;
 }
 
-/* Feeds buf[0..len) to r in windows of AB_CHUNK bytes (block_size if larger), a window
- * doubled while no record ends in it. */
+/* Feeds buf[0..len) to r in windows of AB_CHUNK bytes, or AB_CHUNK_PER_COLUMN bytes a
+ * column (each window costs some work per column: many columns, bigger windows), or
+ * block_size if larger; a window doubled while no record ends in it. */
 static jj_arrow_status feed_windows(jj_arrow_reader *r, const uint8_t *buf, size_t len, const jj_arrow_options *opt,
                                     jj_arrow_error *err) {
-    size_t chunk = opt && opt->block_size > AB_CHUNK ? opt->block_size : AB_CHUNK, window = chunk, from = 0;
+    size_t base = opt && opt->block_size > AB_CHUNK ? opt->block_size : AB_CHUNK, chunk = base, window = chunk;
+    size_t from = 0;
     for (;;) {
+        size_t wide = r->columns < SIZE_MAX / AB_CHUNK_PER_COLUMN ? r->columns * AB_CHUNK_PER_COLUMN : SIZE_MAX;
+        chunk = wide > base ? wide : base;
+        if (window < chunk) window = chunk;
         size_t n = len - from < window ? len - from : window;
         bool more = from + n < len;
         size_t used = 0;
