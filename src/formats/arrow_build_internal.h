@@ -142,10 +142,9 @@ jj_arrow_status ab_read_by_lines(ab_read *r);
 jj_arrow_status ab_read_by_documents(ab_read *r);
 /* arrow_build_feed.c: a whole input on one thread, fed to a jj_arrow_reader in windows
  * of AB_CHUNK bytes (16 KiB a column if more; block_size if larger): the columns of each
- * window stay small,
- * in cache and in the allocator's reused memory, where one pass over a big input grows
- * big buffers of fresh pages (40 MB inferred, one thread, CPU: flat 85 -> 76 ms, events
- * 64 -> 58 ms). The same result. */
+ * window stay small, in cache and in the allocator's reused memory, where one pass over
+ * a big input grows big buffers of fresh pages (40 MB inferred, one thread, CPU: flat
+ * 85 -> 76 ms, events 64 -> 58 ms). The same result. */
 #define AB_CHUNK ((size_t)1 << 20)
 #define AB_CHUNK_PER_COLUMN ((size_t)16 << 10)
 jj_arrow_status ab_read_chunked(const uint8_t *buf, size_t len, const struct ArrowSchema *schema,
