@@ -173,14 +173,16 @@ jj_arrow_status jj_arrow_reader_finish(jj_arrow_reader *r, struct ArrowArrayStre
 
 /* Feeds buf[0..len) to r in windows of AB_CHUNK bytes, or AB_CHUNK_PER_COLUMN bytes a
  * column (each window costs some work per column: many columns, bigger windows), or
- * block_size if larger; a window doubled while no record ends in it. */
+ * block_size if larger; a window doubled while no record ends in it. With a schema, in
+ * one window: most values are skipped, the columns are small, windows only cost (events
+ * with 6 fields: 16.6 -> 17.2 ms). */
 static jj_arrow_status feed_windows(jj_arrow_reader *r, const uint8_t *buf, size_t len, const jj_arrow_options *opt,
                                     jj_arrow_error *err) {
     size_t base = opt && opt->block_size > AB_CHUNK ? opt->block_size : AB_CHUNK, chunk = base, window = chunk;
     size_t from = 0;
     for (;;) {
         size_t wide = r->columns < SIZE_MAX / AB_CHUNK_PER_COLUMN ? r->columns * AB_CHUNK_PER_COLUMN : SIZE_MAX;
-        chunk = wide > base ? wide : base;
+        chunk = r->schema ? SIZE_MAX : wide > base ? wide : base;
         if (window < chunk) window = chunk;
         size_t n = len - from < window ? len - from : window;
         bool more = from + n < len;

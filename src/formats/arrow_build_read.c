@@ -240,7 +240,7 @@ jj_arrow_status jj_arrow_read_ndjson(jj_parser *p, const uint8_t *buf, size_t le
         s = read_parallel(&r, opt->threads, &parts, &n_parts);
         if (s != JJ_ARROW_NOMEM) s = JJ_ARROW_OK; /* a failed part: all again on one thread */
     }
-    if (!s && !parts && len > 2 * AB_CHUNK && len < ((size_t)1 << 31))
+    if (!s && !parts && !schema && len > 2 * AB_CHUNK && len < ((size_t)1 << 31))
         return ab_read_chunked(buf, len, schema, opt, out, num_rows, err);
     if (!s && !parts) {
         jj_parser_init(&r.lazy);
