@@ -11,7 +11,9 @@
  *
  * With threads, the input is cut at line ends into parts read by lines at once, each
  * into its own columns (without a schema, their inferred types are merged afterwards:
- * arrow_build_merge.c); a part that fails sends the whole input back to one thread. */
+ * arrow_build_merge.c); a part that fails sends the whole input back to one thread.
+ * Inferring, a big input (or part) goes through a jj_arrow_reader in windows
+ * (arrow_build_feed.c): its columns stay small. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
