@@ -44,7 +44,8 @@ static void check_array(const struct ArrowSchema *s, const struct ArrowArray *a,
         for (int64_t i = a->offset; i < end; i++)
             if (off[i] < 0 || off[i + 1] < off[i]) abort();
         int64_t last = a->length ? off[end] : 0;
-        if (f[0] == 'u' && a->length) touch((const uint8_t *)a->buffers[2] + off[a->offset], (size_t)(last - off[a->offset]));
+        if (f[0] == 'u' && a->length)
+            touch((const uint8_t *)a->buffers[2] + off[a->offset], (size_t)(last - off[a->offset]));
         if (f[0] == '+' && a->children[0]->length + a->children[0]->offset < last) abort();
         if (f[0] == '+') check_array(s->children[0], a->children[0], depth + 1);
     } else if (!strcmp(f, "+s")) {

@@ -144,8 +144,8 @@ typedef struct ab_job {
 
 static void *job_run(void *arg) {
     ab_job *job = arg;
-    job->status =
-        ab_read_chunked_parts(job->buf, job->len, job->base->schema, job->base->opt, &job->parts, &job->n_parts, &job->err);
+    const ab_read *b = job->base;
+    job->status = ab_read_chunked_parts(job->buf, job->len, b->schema, b->opt, &job->parts, &job->n_parts, &job->err);
     return NULL;
 }
 
