@@ -111,11 +111,14 @@ def main():
             "pyarrow.json.read_json": pyarrow_read(schema),
         }
         contenders["jetjson.loads_arrow(threads=2)"] = lambda d, s=schema: pa.table(jetjson.loads_arrow(d, s, threads=2))
+        # a binary file object (pyarrow reads one too): 1 MiB chunks, each chunk's lines
+        contenders["jetjson.loads_arrow(BytesIO)"] = lambda d, s=schema: pa.table(jetjson.loads_arrow(io.BytesIO(d), s))
         if polars and schema is None:
             contenders["polars.read_ndjson"] = lambda d: polars.read_ndjson(io.BytesIO(d))
         ours = contenders["jetjson.loads_arrow"](data)
         theirs = contenders["pyarrow.json.read_json"](data)
         assert ours.schema == theirs.schema and ours.equals(theirs), f"{label}: tables differ"
+        assert contenders["jetjson.loads_arrow(BytesIO)"](data).equals(ours), f"{label}: file object differs"
         if "polars.read_ndjson" in contenders:
             frame = contenders["polars.read_ndjson"](data)
             assert frame.shape == (ours.num_rows, ours.num_columns), f"{label}: polars shape {frame.shape}"

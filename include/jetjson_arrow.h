@@ -38,7 +38,9 @@
  * (pthreads), each record on one line; without a schema, the types the parts inferred
  * are merged as one pass would have inferred them. A part that fails (or types that do
  * not mix) makes the whole input read again on the calling thread, so results and
- * errors do not depend on the threads. */
+ * errors do not depend on the threads. Inferring, an input over 2 MiB (or a thread's
+ * part) is read in windows of 1 MiB or more, each into columns of its own (as by
+ * jj_arrow_reader below): faster, the same result. */
 #ifndef JETJSON_ARROW_H
 #define JETJSON_ARROW_H
 
@@ -95,6 +97,36 @@ jj_arrow_status jj_arrow_read_ndjson(jj_parser *p, const uint8_t *buf, size_t le
                                      const struct ArrowSchema *schema, const jj_arrow_options *opt,
                                      struct ArrowArrayStream *out, int64_t *num_rows,
                                      jj_arrow_error *err);
+
+/* ---- Reading a stream in chunks (a file object, a socket: no buffer of the whole) ----
+ * jj_arrow_reader_feed reads the whole lines of each chunk; the caller keeps the rest
+ * and gives it again, followed by more input. Input memory is then the caller's chunk
+ * plus the longest record. The result is the one jj_arrow_read_ndjson gives for the
+ * whole input (the batches may be cut elsewhere), and so are its errors: the record and
+ * the byte offset count from the start of the stream. (One exception: a record that is
+ * not valid JSON is named alike, but where the broken record runs on into invalid UTF-8
+ * that a later chunk holds, the whole input's error is that UTF-8, the chunk's the
+ * syntax error it saw first.) Each chunk's records are read into
+ * columns of their own, which start (without a schema) of the types inferred so far; at
+ * the end the chunks' types are merged as the threads' parts are. */
+typedef struct jj_arrow_reader jj_arrow_reader;
+
+/* A reader of the given schema (NULL: infer; it must stay valid until the reader is
+ * freed) and options (opt->threads is not used). NULL when out of memory. */
+jj_arrow_reader *jj_arrow_reader_new(const struct ArrowSchema *schema, const jj_arrow_options *opt);
+/* Reads the records of buf[0..len): with more_input, those on the lines up to the last
+ * newline (a record across lines, up to where the last whole one ends), without it
+ * everything (the end of the input). *used gets the bytes read: the caller gives
+ * buf[*used..len) again at the start of the next chunk (0: more input is needed first).
+ * JJ_ARROW_OK, or a status with *err filled: the reader is then only to be freed. */
+jj_arrow_status jj_arrow_reader_feed(jj_arrow_reader *r, const uint8_t *buf, size_t len, bool more_input,
+                                     size_t *used, jj_arrow_error *err);
+/* After the last feed (more_input false): the stream of every record (as from
+ * jj_arrow_read_ndjson), *num_rows their number. JJ_ARROW_OK, or a status with *err
+ * filled. Either way the reader is then only to be freed. */
+jj_arrow_status jj_arrow_reader_finish(jj_arrow_reader *r, struct ArrowArrayStream *out, int64_t *num_rows,
+                                       jj_arrow_error *err);
+void jj_arrow_reader_free(jj_arrow_reader *r);
 
 /* A copy of a schema without dictionaries (the one a stream from jj_arrow_read_ndjson
  * gives, say) that lives on its own: names, formats, flags and children; the metadata is

@@ -456,7 +456,7 @@ class ArrowStream:
     def __arrow_c_schema__(self, /) -> object: ...
 
 def loads_arrow(
-    data: _Text,
+    data: _Text | SupportsRead[bytes] | SupportsRead[bytearray],
     /,
     schema: Any = None,
     *,

@@ -98,6 +98,9 @@ typedef struct jj_kernels {
      * jj_validate_lines); *line_count gets the lines when all are valid. */
     jj_error (*validate_lines)(jj_parser *p, const uint8_t *buf, size_t len, jj_valid_facts *facts,
                                size_t *line_count);
+    /* Finishes the raw number whose tape words are w (see jj_lazy_finish) as stage2
+     * parses numbers (its SIMD fast path): JJ_OK, or JJ_ERR_NUMBER. */
+    jj_error (*finish_number)(const uint8_t *buf, size_t len, uint64_t *w);
 } jj_kernels;
 
 /* The kernels chosen for this machine (once, thread-safe); JETJSON_FORCE_ISA overrides. */

@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "engine_internal.h"
-#include "number_fast.h"
 
 static jj_error jj_lazy_nomem(jj_parser *p) {
     p->error = JJ_ERR_NOMEM;
@@ -42,14 +41,7 @@ jj_error jj_parse_lazy(jj_parser *p, const uint8_t *buf, size_t len) {
 jj_error jj_lazy_finish(jj_parser *p, const uint8_t *buf, size_t len, size_t t) {
     uint64_t *w = p->tape + t;
     jj_type type = jj_tape_type(w[0]);
-    if (type == JJ_RAW_NUMBER) {
-        size_t off = (size_t)jj_tape_payload(w[0]);
-        jj_number num;
-        const uint8_t *after = jj_parse_number(buf + off, buf + len, &num);
-        if (!after) return JJ_ERR_NUMBER; /* not from jj_parse_lazy */
-        jj_tape_put_number(w, &num, off, (size_t)(after - (buf + off)));
-        return JJ_OK;
-    }
+    if (type == JJ_RAW_NUMBER) return jj_kernels_active()->finish_number(buf, len, w);
     if (type != JJ_STRING || !(jj_tape_str_flags(w[0]) & JJ_STR_RAW)) return JJ_OK;
     if (jj_tape_str_flags(w[0]) & JJ_STR_ESCAPED) {
         size_t need = p->strings_len + jj_tape_str_bytes(w[1]) + JJ_STRING_SLACK;

@@ -348,6 +348,9 @@ static PyMethodDef jj_methods[] = {
      "(validate_skipped=False changes nothing). threads (None or 0: one per processor) threads\n"
      "read parts of the input cut at line ends (a record must then be on one line, else it is all\n"
      "read again on one thread, as when inferred types do not mix). The GIL is released.\n"
+     "data may also be a binary file object (readinto or read): read block_size bytes at a time,\n"
+     "each chunk's whole lines converted (on the calling thread) while the rest waits for the next,\n"
+     "with the result and errors of loads_arrow(data.read()); a text file object is a TypeError.\n"
      "Errors: ValueError naming the record (from 0) and the field."},
     {"load_arrow_file", (PyCFunction)(void (*)(void))jj_py_load_arrow_file, METH_VARARGS | METH_KEYWORDS,
      "load_arrow_file(path, /, schema=None, *, block_size=1048576, error_on_unknown_fields=False,\n"

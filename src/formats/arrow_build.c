@@ -227,15 +227,19 @@ jj_arrow_status ab_col_set_kind(ab_col *c, ab_kind k) {
     return col_append_nulls(c, nulls);
 }
 
-static jj_arrow_status col_mark_valid(ab_col *c) {
-    if (bits_reserve(&c->valid, c->length)) return JJ_ARROW_NOMEM;
-    bit_set(c->valid.data, c->length);
+/* Inline, with the growth out of the way: run once per value read. */
+static inline jj_arrow_status col_mark_valid(ab_col *c) {
+    size_t byte = (size_t)(c->length >> 3);
+    if (__builtin_expect(byte >= c->valid.len, 0) && bits_reserve(&c->valid, c->length)) return JJ_ARROW_NOMEM;
+    c->valid.data[byte] |= (uint8_t)(1u << (c->length & 7));
     c->length++;
     return JJ_ARROW_OK;
 }
 
-static jj_arrow_status col_push8(ab_col *c, const void *v) {
-    if (buf_push(&c->data, v, 8)) return JJ_ARROW_NOMEM;
+static inline jj_arrow_status col_push8(ab_col *c, const void *v) {
+    if (__builtin_expect(c->data.cap - c->data.len < 8, 0) && buf_grow(&c->data, 8)) return JJ_ARROW_NOMEM;
+    memcpy(c->data.data + c->data.len, v, 8);
+    c->data.len += 8;
     return col_mark_valid(c);
 }
 
@@ -349,8 +353,11 @@ static jj_arrow_status append_string(ab_walk *w, const ab_path *at, ab_col *c, s
     if (tape_string(w, t, &s, &n)) return JJ_ARROW_NOMEM;
     if (c->kind == AB_TIMESTAMP) {
         int64_t v;
-        if (ab_parse_timestamp(s, n, c->ts_unit, true, &v))
-            return walk_fail(w, at, JJ_ARROW_BAD_VALUE, "invalid timestamp \"%.40s\"%s", (const char *)s, "");
+        if (ab_parse_timestamp(s, n, c->ts_unit, true, &v)) {
+            char shown[48]; /* the text is not NUL-terminated: at most its n bytes */
+            snprintf(shown, sizeof shown, "%.*s", (int)(n < 40 ? n : 40), (const char *)s);
+            return walk_fail(w, at, JJ_ARROW_BAD_VALUE, "invalid timestamp \"%s\"%s", shown, "");
+        }
         return col_push8(c, &v);
     }
     jj_arrow_status st = want_kind(w, at, c, AB_STRING, "string");
@@ -491,7 +498,8 @@ static jj_arrow_status append_array(ab_walk *w, const ab_path *at, ab_col *c, si
 static jj_arrow_status append_value(ab_walk *w, const ab_path *at, ab_col *c, size_t t, int depth) {
     uint64_t w0 = w->tape[t];
     if (jj_tape_type(w0) == JJ_RAW_NUMBER) { /* lazy tape: convert it now */
-        if (jj_lazy_finish(w->lazy, w->input, w->input_len, t) != JJ_OK) return JJ_ARROW_NOMEM;
+        size_t room = w->number_room > w->input_len ? w->number_room : w->input_len;
+        if (jj_lazy_finish(w->lazy, w->input, room, t) != JJ_OK) return JJ_ARROW_NOMEM;
         w0 = w->tape[t];
     }
     jj_arrow_status s;
@@ -549,7 +557,8 @@ static jj_arrow_status finish_col(ab_col *c) {
         if (!s) s = finish_col(c->kids[i]);
         if (s) return s;
     }
-    if (c->kind != AB_STRING || c->fixed || !c->ts_maybe || c->null_count == c->length) return JJ_ARROW_OK;
+    /* (a column of nulls only, from a part that started of the merged types, is one too) */
+    if (c->kind != AB_STRING || c->fixed || !c->ts_maybe) return JJ_ARROW_OK;
     ab_buf values = c->ts_values; /* the rows after the last string are nulls: zeros */
     memset(&c->ts_values, 0, sizeof c->ts_values);
     if (buf_reserve(&values, (size_t)c->length * 8 - values.len)) {

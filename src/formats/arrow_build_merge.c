@@ -60,6 +60,7 @@ static jj_arrow_status conform(ab_col *c, const ab_col *t, int depth) {
         }
         s = ab_col_set_kind(c, want);
         if (s) return s;
+        c->ts_maybe = false; /* strings, as the merged type says (set_kind assumed timestamps) */
     } else if (c->kind == AB_INT && want == AB_DOUBLE) {
         ab_col_ints_to_doubles(c);
     } else if (c->kind == AB_STRING) {
@@ -89,6 +90,26 @@ static jj_arrow_status conform(ab_col *c, const ab_col *t, int depth) {
     c->kids_cap = t->n_kids ? t->n_kids : 1;
     c->n_kids = t->n_kids;
     return JJ_ARROW_OK;
+}
+
+jj_arrow_status ab_merge_type(ab_col *into, const ab_col *c) { return merge_type(into, c, 0); }
+
+ab_col *ab_type_seed(const ab_col *t) {
+    ab_col *c = ab_col_new(t->name, t->name_len);
+    if (!c) return NULL;
+    for (size_t i = 0; i < t->n_kids; i++) {
+        ab_col *kid = ab_type_seed(t->kids[i]);
+        if (!kid || ab_col_add_kid(c, kid)) {
+            ab_col_free(kid);
+            ab_col_free(c);
+            return NULL;
+        }
+    }
+    if (t->kind != AB_NULL && ab_col_set_kind(c, t->kind)) {
+        ab_col_free(c);
+        return NULL;
+    }
+    return c;
 }
 
 jj_arrow_status ab_merge_parts(ab_part *parts, size_t n) {

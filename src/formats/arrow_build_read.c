@@ -11,7 +11,9 @@
  *
  * With threads, the input is cut at line ends into parts read by lines at once, each
  * into its own columns (without a schema, their inferred types are merged afterwards:
- * arrow_build_merge.c); a part that fails sends the whole input back to one thread. */
+ * arrow_build_merge.c); a part that fails sends the whole input back to one thread.
+ * Inferring, a big input (or part) goes through a jj_arrow_reader in windows
+ * (arrow_build_feed.c): its columns stay small. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,20 +21,7 @@
 
 #include "arrow_build_internal.h"
 
-typedef struct ab_read {
-    jj_parser *parser;
-    jj_parser lazy;
-    const uint8_t *buf;
-    size_t len, block;
-    const struct ArrowSchema *schema;
-    const jj_arrow_options *opt;
-    jj_arrow_error *err;
-    ab_col *root;
-    int64_t *ends; /* rows at the end of each batch */
-    size_t n_ends, ends_cap, next_cut;
-} ab_read;
-
-static jj_arrow_status read_reset(ab_read *r) {
+jj_arrow_status ab_read_reset(ab_read *r) {
     ab_col_free(r->root);
     r->root = NULL;
     r->n_ends = 0;
@@ -49,7 +38,7 @@ static jj_arrow_status read_reset(ab_read *r) {
     return JJ_ARROW_OK;
 }
 
-static jj_arrow_status end_batch(ab_read *r) {
+jj_arrow_status ab_end_batch(ab_read *r) {
     if (r->n_ends == r->ends_cap) {
         size_t cap = r->ends_cap ? r->ends_cap * 2 : 16;
         int64_t *e = realloc(r->ends, cap * sizeof *e);
@@ -64,7 +53,7 @@ static jj_arrow_status end_batch(ab_read *r) {
 /* A batch ends after the record that ends at or past each multiple of block bytes. */
 static jj_arrow_status note_record_end(ab_read *r, size_t end) {
     if (end < r->next_cut) return JJ_ARROW_OK;
-    if (end_batch(r)) return JJ_ARROW_NOMEM;
+    if (ab_end_batch(r)) return JJ_ARROW_NOMEM;
     while (r->next_cut <= end && r->next_cut != SIZE_MAX) r->next_cut = r->next_cut > SIZE_MAX - r->block ? SIZE_MAX : r->next_cut + r->block;
     return JJ_ARROW_OK;
 }
@@ -73,16 +62,15 @@ static jj_arrow_status json_error(ab_read *r, jj_error je, size_t offset) {
     if (je == JJ_ERR_NOMEM) return JJ_ARROW_NOMEM;
     r->err->status = JJ_ARROW_JSON;
     r->err->json_error = je;
+    offset += r->offset_base;
     r->err->offset = offset;
     snprintf(r->err->message, sizeof r->err->message, "%s at byte %zu", jj_error_name(je), offset);
     return JJ_ARROW_JSON;
 }
 
-/* JJ_ARROW_OK, or JJ_ARROW_JSON when some line is not one whole record (the caller
- * then reads by documents); other statuses are final. */
-static jj_arrow_status read_by_lines(ab_read *r) {
+jj_arrow_status ab_read_by_lines(ab_read *r) {
     jj_parser *doc = &r->lazy;
-    ab_walk w = {NULL, NULL, NULL, doc, 0, r->opt && r->opt->error_on_unknown_fields, r->err};
+    ab_walk w = {NULL, NULL, NULL, doc, 0, r->opt && r->opt->error_on_unknown_fields, r->err, 0};
     size_t pos = 0;
     for (int64_t record = 0;; record++) {
         while (pos < r->len && (r->buf[pos] == ' ' || r->buf[pos] == '\n' || r->buf[pos] == '\r' || r->buf[pos] == '\t'))
@@ -93,9 +81,10 @@ static jj_arrow_status read_by_lines(ab_read *r) {
         jj_error je = jj_parse_lazy(doc, r->buf + pos, end - pos);
         if (je == JJ_ERR_NOMEM) return JJ_ARROW_NOMEM;
         if (je != JJ_OK) return JJ_ARROW_JSON;
-        r->err->record = record;
+        r->err->record = r->record_base + record;
         w.input = r->buf + pos;
         w.input_len = end - pos;
+        w.number_room = r->len - pos;
         w.tape = doc->tape;
         w.strings = doc->strings;
         jj_arrow_status s = ab_append_record(&w, r->root);
@@ -105,21 +94,24 @@ static jj_arrow_status read_by_lines(ab_read *r) {
     }
 }
 
-static jj_arrow_status read_by_documents(ab_read *r) {
+jj_arrow_status ab_read_by_documents(ab_read *r) {
     jj_many m;
-    jj_error je = jj_many_start(&m, r->parser, r->buf, r->len, 0);
+    jj_error je = jj_many_start(&m, r->parser, r->buf, r->len, r->many_flags);
     if (je == JJ_ERR_TOO_LARGE) {
         r->err->status = JJ_ARROW_TOO_LARGE;
         snprintf(r->err->message, sizeof r->err->message, "input of 4 GiB or more");
         return JJ_ARROW_TOO_LARGE;
     }
     if (je != JJ_OK) return JJ_ARROW_NOMEM;
-    ab_walk w = {r->buf, NULL, NULL, NULL, r->len, r->opt && r->opt->error_on_unknown_fields, r->err};
+    ab_walk w = {r->buf, NULL, NULL, NULL, r->len, r->opt && r->opt->error_on_unknown_fields, r->err, 0};
     for (int64_t record = 0;; record++) {
         size_t start, end;
         je = jj_many_next(&m, &start, &end);
-        if (je == JJ_ERR_EMPTY) return JJ_ARROW_OK;
-        r->err->record = record;
+        if (je == JJ_ERR_EMPTY || je == JJ_ERR_INCOMPLETE) {
+            r->stop = je == JJ_ERR_EMPTY ? r->len : start;
+            return JJ_ARROW_OK;
+        }
+        r->err->record = r->record_base + record;
         if (je != JJ_OK) return json_error(r, je, r->parser->error_offset);
         w.tape = r->parser->tape;
         w.strings = r->parser->strings;
@@ -136,26 +128,24 @@ const char *jj_arrow_status_name(jj_arrow_status status) {
     return (unsigned)status < sizeof names / sizeof names[0] ? names[status] : "unknown error";
 }
 
-/* The lines of one part of the input, read into its own columns (on a thread of its own
- * where one could be started). */
+/* One part of the input, read in windows (ab_read_chunked_parts) into parts of its own,
+ * on a thread of its own where one could be started. */
 typedef struct ab_job {
-    ab_read r;
+    const uint8_t *buf;
+    size_t len;
+    const ab_read *base;
+    ab_part *parts;
+    size_t n_parts;
     jj_arrow_error err;
     jj_arrow_status status;
     pthread_t thread;
     bool started;
 } ab_job;
 
-static jj_arrow_status read_part(ab_read *r) {
-    jj_arrow_status s = read_by_lines(r);
-    if (!s && r->root->length > (r->n_ends ? r->ends[r->n_ends - 1] : 0)) s = end_batch(r);
-    if (!s && r->schema) s = ab_finish(r->root); /* inferred parts are finished once merged */
-    return s;
-}
-
 static void *job_run(void *arg) {
     ab_job *job = arg;
-    job->status = read_part(&job->r);
+    const ab_read *b = job->base;
+    job->status = ab_read_chunked_parts(job->buf, job->len, b->schema, b->opt, &job->parts, &job->n_parts, &job->err);
     return NULL;
 }
 
@@ -172,7 +162,7 @@ static jj_arrow_status read_parallel(const ab_read *base, size_t threads, ab_par
     if (threads < 2) return JJ_ARROW_JSON;
     ab_job *jobs = calloc(threads, sizeof *jobs);
     if (!jobs) return JJ_ARROW_NOMEM;
-    size_t n = 0, from = 0;
+    size_t n = 0, from = 0, total = 0;
     jj_arrow_status s = JJ_ARROW_OK;
     for (size_t i = 0; i < threads && from < base->len; i++) {
         size_t to = base->len;
@@ -181,20 +171,10 @@ static jj_arrow_status read_parallel(const ab_read *base, size_t threads, ab_par
             const uint8_t *nl = target > from ? memchr(base->buf + target, '\n', base->len - target) : NULL;
             to = nl ? (size_t)(nl - base->buf) + 1 : base->len;
         }
-        ab_job *job = &jobs[n++];
-        job->r = *base;
-        job->r.buf = base->buf + from;
-        job->r.len = to - from;
-        job->r.root = NULL;
-        job->r.ends = NULL;
-        job->r.n_ends = job->r.ends_cap = 0;
-        job->r.err = &job->err;
-        jj_parser_init(&job->r.lazy);
+        jobs[n++] = (ab_job){.buf = base->buf + from, .len = to - from, .base = base};
         from = to;
     }
     for (size_t i = 0; i < n; i++) {
-        jobs[i].status = read_reset(&jobs[i].r);
-        if (jobs[i].status) continue;
         /* the last part is read here, and any part whose thread could not start */
         jobs[i].started = i + 1 < n && pthread_create(&jobs[i].thread, NULL, job_run, &jobs[i]) == 0;
         if (!jobs[i].started) job_run(&jobs[i]);
@@ -202,24 +182,29 @@ static jj_arrow_status read_parallel(const ab_read *base, size_t threads, ab_par
     for (size_t i = 0; i < n; i++) {
         if (jobs[i].started) pthread_join(jobs[i].thread, NULL);
         if (jobs[i].status && (!s || jobs[i].status == JJ_ARROW_NOMEM)) s = jobs[i].status;
+        total += jobs[i].n_parts;
     }
-    *parts = s ? NULL : calloc(n, sizeof **parts);
+    if (!s && !total) s = JJ_ARROW_JSON; /* no record: one thread makes the empty table */
+    *parts = s ? NULL : calloc(total, sizeof **parts);
     if (!s && !*parts) s = JJ_ARROW_NOMEM;
+    size_t k = 0;
     for (size_t i = 0; i < n; i++) {
-        jj_parser_free(&jobs[i].r.lazy);
-        if (!s) {
-            (*parts)[i] = (ab_part){jobs[i].r.root, jobs[i].r.ends, jobs[i].r.n_ends};
-        } else {
-            ab_col_free(jobs[i].r.root);
-            free(jobs[i].r.ends);
+        for (size_t j = 0; j < jobs[i].n_parts; j++) {
+            if (!s) {
+                (*parts)[k++] = jobs[i].parts[j];
+            } else {
+                ab_col_free(jobs[i].parts[j].root);
+                free(jobs[i].parts[j].batch_ends);
+            }
         }
+        free(jobs[i].parts);
     }
-    *n_parts = s ? 0 : n;
+    *n_parts = s ? 0 : total;
     free(jobs);
     if (!s && !base->schema) {
-        s = ab_merge_parts(*parts, n);
+        s = ab_merge_parts(*parts, total);
         if (s) {
-            for (size_t i = 0; i < n; i++) {
+            for (size_t i = 0; i < total; i++) {
                 ab_col_free((*parts)[i].root);
                 free((*parts)[i].batch_ends);
             }
@@ -228,6 +213,16 @@ static jj_arrow_status read_parallel(const ab_read *base, size_t threads, ab_par
             *n_parts = 0;
         }
     }
+    return s;
+}
+
+jj_arrow_status ab_parts_to_stream(ab_part *parts, size_t n, struct ArrowArrayStream *out, int64_t *num_rows) {
+    int64_t rows = 0;
+    for (size_t i = 0; i < n; i++) rows += parts[i].root->length;
+    ab_table *t = ab_table_new(parts, n); /* frees the parts on failure */
+    jj_arrow_status s = t ? ab_stream_make(t, out) : JJ_ARROW_NOMEM;
+    if (s && t) ab_table_unref(t);
+    if (!s) *num_rows = rows;
     return s;
 }
 
@@ -247,22 +242,24 @@ jj_arrow_status jj_arrow_read_ndjson(jj_parser *p, const uint8_t *buf, size_t le
         s = read_parallel(&r, opt->threads, &parts, &n_parts);
         if (s != JJ_ARROW_NOMEM) s = JJ_ARROW_OK; /* a failed part: all again on one thread */
     }
+    if (!s && !parts && !schema && len > 2 * AB_CHUNK && len < ((size_t)1 << 31))
+        return ab_read_chunked(buf, len, schema, opt, out, num_rows, err);
     if (!s && !parts) {
         jj_parser_init(&r.lazy);
-        s = read_reset(&r);
+        s = ab_read_reset(&r);
         if (!s && len < ((size_t)1 << 31)) {
-            s = read_by_lines(&r);
+            s = ab_read_by_lines(&r);
             if (s && s != JJ_ARROW_NOMEM) {
                 /* redone the exact way, whose errors (record numbers included) are the rule */
                 memset(err, 0, sizeof *err);
-                s = read_reset(&r);
-                if (!s) s = read_by_documents(&r);
+                s = ab_read_reset(&r);
+                if (!s) s = ab_read_by_documents(&r);
             }
         } else if (!s) {
-            s = read_by_documents(&r);
+            s = ab_read_by_documents(&r);
         }
         jj_parser_free(&r.lazy);
-        if (!s && r.root->length > (r.n_ends ? r.ends[r.n_ends - 1] : 0)) s = end_batch(&r);
+        if (!s && r.root->length > (r.n_ends ? r.ends[r.n_ends - 1] : 0)) s = ab_end_batch(&r);
         if (!s) s = ab_finish(r.root);
         if (!s && !(parts = malloc(sizeof *parts))) s = JJ_ARROW_NOMEM;
         if (!s) {
@@ -272,15 +269,7 @@ jj_arrow_status jj_arrow_read_ndjson(jj_parser *p, const uint8_t *buf, size_t le
             r.ends = NULL;
         }
     }
-    if (!s) {
-        ab_table *t = ab_table_new(parts, n_parts); /* frees the parts on failure */
-        s = t ? ab_stream_make(t, out) : JJ_ARROW_NOMEM;
-        if (!s) {
-            for (size_t i = 0; i < n_parts; i++) *num_rows += parts[i].root->length;
-            return JJ_ARROW_OK;
-        }
-        if (t) ab_table_unref(t);
-    }
+    if (!s && !(s = ab_parts_to_stream(parts, n_parts, out, num_rows))) return JJ_ARROW_OK;
     if (s == JJ_ARROW_NOMEM) snprintf(err->message, sizeof err->message, "out of memory");
     err->status = s;
     ab_col_free(r.root);

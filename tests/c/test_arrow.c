@@ -316,6 +316,77 @@ static void test_threads_inferred(void) {
     free(text);
 }
 
+/* The schema's field formats as "name:format:children " (a comparison key). */
+static void schema_key(struct ArrowArrayStream *s, char *out, size_t cap) {
+    struct ArrowSchema schema;
+    out[0] = 0;
+    if (s->get_schema(s, &schema) != 0) return;
+    for (int64_t i = 0; i < schema.n_children; i++)
+        snprintf(out + strlen(out), cap - strlen(out), "%s:%s:%lld ", schema.children[i]->name,
+                 schema.children[i]->format, (long long)schema.children[i]->n_children);
+    schema.release(&schema);
+}
+
+/* text fed to a jj_arrow_reader `chunk` bytes at a time, as a file object's reader
+ * does (the unused tail given again before the next bytes). */
+static read_result read_chunks(const char *text, const struct ArrowSchema *schema, size_t chunk) {
+    read_result r;
+    memset(&r, 0, sizeof r);
+    jj_arrow_options opt = {64, false, 0};
+    jj_arrow_reader *reader = jj_arrow_reader_new(schema, &opt);
+    size_t len = strlen(text), from = 0, to = 0;
+    char *buf = malloc(len + 1);
+    if (!reader || !buf) {
+        r.status = JJ_ARROW_NOMEM;
+    } else {
+        for (;;) {
+            to = to + chunk < len ? to + chunk : len;
+            memcpy(buf, text + from, to - from);
+            size_t used = 0;
+            bool more = to < len;
+            r.status = jj_arrow_reader_feed(reader, (const uint8_t *)buf, to - from, more, &used, &r.err);
+            if (r.status || !more) break;
+            from += used;
+        }
+        if (!r.status) r.status = jj_arrow_reader_finish(reader, &r.stream, &r.rows, &r.err);
+    }
+    free(buf);
+    jj_arrow_reader_free(reader);
+    return r;
+}
+
+/* In chunks: the schema, rows and errors of the whole input, at every chunk size. */
+static void test_reader(void) {
+    static const char *const texts[] = {
+        "", "\n\n", "{\"a\":1}", "{\"a\":1}\n{\"a\":2.5,\"b\":\"2015-01-01\"}\r\n{\"b\":null,\"c\":[1]}\n",
+        "{\"t\":\"2015-01-01\"}\n{\"t\":null}\n{\"u\":{\"x\":[true]}}\n{\"t\":\"2015-01-02\",\"u\":null}",
+        "{\"a\":\n1}{\"a\":2} {\"a\"\n:3}\n", "{\"a\":1}\n{\"a\":1}\n{\"a\":\"x\"}\n", "{\"a\":1}\n{\"a\":1,}\n",
+        "{\"a\":1}\n{\"a\":", "{\"a\":{\"b\":1}}\n\n{\"a\":{\"b\":[1]}}\n", "{\"a\":1}\n[2]\n"};
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        read_result whole = read_text(texts[i], NULL, 64, false);
+        char want[256], got[256];
+        want[0] = 0;
+        if (!whole.status) {
+            schema_key(&whole.stream, want, sizeof want);
+            whole.stream.release(&whole.stream);
+        }
+        for (size_t chunk = 1; chunk <= 40; chunk += 3) {
+            read_result r = read_chunks(texts[i], NULL, chunk);
+            got[0] = 0;
+            if (!r.status) {
+                schema_key(&r.stream, got, sizeof got);
+                r.stream.release(&r.stream);
+            }
+            CHECK(r.status == whole.status && r.rows == whole.rows && !strcmp(got, want) &&
+                      (!r.status || (r.err.record == whole.err.record && !strcmp(r.err.field, whole.err.field) &&
+                                     !strcmp(r.err.message, whole.err.message))),
+                  "text %zu, chunk %zu: status %d/%d rows %lld/%lld '%s'/'%s' record %lld/%lld %s/%s", i, chunk,
+                  (int)r.status, (int)whole.status, (long long)r.rows, (long long)whole.rows, got, want,
+                  (long long)r.err.record, (long long)whole.err.record, r.err.message, whole.err.message);
+        }
+    }
+}
+
 int main(void) {
     jj_parser_init(&g_parser);
     test_inference();
@@ -325,6 +396,7 @@ int main(void) {
     test_schema();
     test_threads();
     test_threads_inferred();
+    test_reader();
     jj_parser_free(&g_parser);
     return jj_test_report();
 }

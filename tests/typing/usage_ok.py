@@ -154,6 +154,9 @@ def streams() -> None:
     assert_type(jetjson.Decoder(list[int]).decode("[1]"), list[int])
     assert_type(jetjson.Decoder().decode(b"1"), Any)
     assert get_origin(jetjson.Decoder[Point]) is jetjson.Decoder  # subscriptable at run time too
+    arrow = jetjson.loads_arrow(io.BytesIO(data), block_size=8)  # a binary file object
+    assert_type(arrow, jetjson.ArrowStream)
+    assert arrow.num_rows == 2
 
 
 def errors() -> None:

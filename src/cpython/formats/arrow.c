@@ -248,6 +248,174 @@ static PyObject *read_buffer(jj_state *st, jj_parser *parser, const uint8_t *buf
     return result;
 }
 
+/* ---- a binary file object, read in chunks ---- */
+
+/* Reads up to n bytes of the file object into dst: *got gets how many (0 at the end).
+ * readinto where it has one (into `scratch`, a bytearray's memoryview of at least n
+ * bytes: a file object that keeps a view of it keeps it alive, and the engine reads a
+ * copy nobody else can write), else read(n). -1 with an exception set. */
+static int read_some(PyObject *readinto, PyObject *read, PyObject *scratch, uint8_t *dst, size_t n, size_t *got) {
+    PyObject *res;
+    if (readinto) {
+        PyObject *view = PySequence_GetSlice(scratch, 0, (Py_ssize_t)n);
+        if (!view) return -1;
+        res = PyObject_CallOneArg(readinto, view);
+        Py_DECREF(view);
+        if (!res) return -1;
+        if (res == Py_None) {
+            Py_DECREF(res);
+            PyErr_SetString(PyExc_BlockingIOError, "loads_arrow(): readinto() returned None (no data on a "
+                                                   "non-blocking stream)");
+            return -1;
+        }
+        Py_ssize_t v = PyLong_AsSsize_t(res);
+        Py_DECREF(res);
+        if (v == -1 && PyErr_Occurred()) return -1;
+        if (v < 0 || (size_t)v > n) {
+            PyErr_Format(PyExc_ValueError, "loads_arrow(): readinto() returned %zd for a buffer of %zu bytes", v, n);
+            return -1;
+        }
+        Py_buffer b;
+        if (PyObject_GetBuffer(scratch, &b, PyBUF_SIMPLE) < 0) return -1;
+        memcpy(dst, b.buf, (size_t)v);
+        PyBuffer_Release(&b);
+        *got = (size_t)v;
+        return 0;
+    }
+    res = PyObject_CallFunction(read, "n", (Py_ssize_t)n);
+    if (!res) return -1;
+    if (PyUnicode_Check(res)) {
+        Py_DECREF(res);
+        PyErr_SetString(PyExc_TypeError, "loads_arrow() needs a binary file object: read() returned str (open "
+                                         "the file in binary mode, 'rb', or pass sys.stdin.buffer)");
+        return -1;
+    }
+    if (res == Py_None) {
+        Py_DECREF(res);
+        PyErr_SetString(PyExc_BlockingIOError, "loads_arrow(): read() returned None (no data on a non-blocking "
+                                               "stream)");
+        return -1;
+    }
+    Py_buffer b;
+    if (PyObject_GetBuffer(res, &b, PyBUF_SIMPLE) < 0) {
+        PyErr_Format(PyExc_TypeError, "loads_arrow(): read() must return bytes, not %.100s", Py_TYPE(res)->tp_name);
+        Py_DECREF(res);
+        return -1;
+    }
+    int rc = 0;
+    if ((size_t)b.len > n) {
+        PyErr_Format(PyExc_ValueError, "loads_arrow(): read(%zu) returned %zd bytes", n, b.len);
+        rc = -1;
+    } else {
+        memcpy(dst, b.buf, (size_t)b.len);
+        *got = (size_t)b.len;
+    }
+    PyBuffer_Release(&b);
+    Py_DECREF(res);
+    return rc;
+}
+
+/* The reader's input: a buffer of block_size bytes (more for a longer line) whose
+ * whole lines go to the engine, the rest moved to its start before the next read.
+ * JJ_ARROW_NOMEM with a Python exception set when the file object failed. */
+static jj_arrow_status feed_file(jj_arrow_reader *reader, PyObject *readinto, PyObject *read, size_t block,
+                                 jj_arrow_error *err) {
+    size_t cap = block, have = 0;
+    uint8_t *buf = malloc(cap);
+    PyObject *bytes = readinto ? PyByteArray_FromStringAndSize(NULL, (Py_ssize_t)block) : NULL;
+    PyObject *scratch = bytes ? PyMemoryView_FromObject(bytes) : NULL;
+    jj_arrow_status s = JJ_ARROW_OK;
+    if (!buf || (readinto && !scratch)) s = JJ_ARROW_NOMEM;
+    for (int more = 1; more && !s;) {
+        while (have < cap) {
+            size_t got = 0, want = cap - have;
+            if (want > block) want = block; /* the scratch buffer's size */
+            if (read_some(readinto, read, scratch, buf + have, want, &got) < 0) {
+                s = JJ_ARROW_NOMEM;
+                break;
+            }
+            if (!got) {
+                more = 0;
+                break;
+            }
+            have += got;
+        }
+        if (s) break;
+        size_t used = 0;
+        Py_BEGIN_ALLOW_THREADS
+        s = jj_arrow_reader_feed(reader, buf, have, more != 0, &used, err);
+        Py_END_ALLOW_THREADS
+        memmove(buf, buf + used, have - used);
+        have -= used;
+        if (!s && more && have == cap) { /* a line longer than the buffer: the buffer grows */
+            uint8_t *bigger = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+            if (!bigger) s = JJ_ARROW_NOMEM;
+            else buf = bigger, cap *= 2;
+        }
+    }
+    free(buf);
+    Py_XDECREF(scratch);
+    Py_XDECREF(bytes);
+    return s;
+}
+
+static PyObject *read_file_object(jj_state *st, PyObject *readinto, PyObject *read, const arrow_args *a) {
+    PyObject *capsule = schema_capsule(a->schema);
+    if (!capsule) return NULL;
+    const struct ArrowSchema *schema = capsule == Py_None ? NULL : PyCapsule_GetPointer(capsule, "arrow_schema");
+    jj_arrow_options opt = {(size_t)a->block_size, a->error_on_unknown_fields != 0, 1};
+    jj_arrow_reader *reader = jj_arrow_reader_new(schema, &opt);
+    jj_arrow_stream_obj *obj = PyObject_New(jj_arrow_stream_obj, (PyTypeObject *)st->arrow_stream_type);
+    PyObject *result = NULL;
+    if (obj) {
+        memset(&obj->stream, 0, sizeof obj->stream);
+        memset(&obj->schema, 0, sizeof obj->schema);
+        obj->taken = 0;
+        obj->num_rows = 0;
+    }
+    if (!reader || !obj) {
+        PyErr_NoMemory();
+    } else {
+        jj_arrow_error err = {0};
+        jj_arrow_status status = feed_file(reader, readinto, read, (size_t)a->block_size, &err);
+        if (!status && !PyErr_Occurred()) {
+            Py_BEGIN_ALLOW_THREADS
+            status = jj_arrow_reader_finish(reader, &obj->stream, &obj->num_rows, &err);
+            Py_END_ALLOW_THREADS
+        }
+        if (PyErr_Occurred()) {
+            /* the file object's exception */
+        } else if (status == JJ_ARROW_OK && obj->stream.get_schema(&obj->stream, &obj->schema) != 0) {
+            PyErr_NoMemory();
+        } else if (status == JJ_ARROW_OK) {
+            result = (PyObject *)obj;
+            obj = NULL;
+        } else {
+            err.status = status;
+            raise_arrow_error(&err);
+        }
+    }
+    jj_arrow_reader_free(reader);
+    Py_XDECREF(obj);
+    Py_DECREF(capsule);
+    return result;
+}
+
+/* The bound readinto (or read) of a file object, or 0 for an object without either. */
+static int optional_attr(PyObject *o, const char *name, PyObject **out) {
+    *out = PyObject_GetAttrString(o, name);
+    if (*out) return 1;
+    if (!PyErr_ExceptionMatches(PyExc_AttributeError)) return -1;
+    PyErr_Clear();
+    return 0;
+}
+
+static int file_methods(PyObject *source, PyObject **readinto, PyObject **read) {
+    *readinto = *read = NULL;
+    int found = optional_attr(source, "readinto", readinto);
+    return found ? found : optional_attr(source, "read", read);
+}
+
 PyObject *jj_py_loads_arrow(PyObject *module, PyObject *args, PyObject *kwargs) {
     arrow_args a;
     if (parse_args("loads_arrow", args, kwargs, &a) < 0) return NULL;
@@ -255,12 +423,22 @@ PyObject *jj_py_loads_arrow(PyObject *module, PyObject *args, PyObject *kwargs) 
     PyObject *result = NULL;
     jj_request r = {0};
     int opened = jj_request_open(&r, st, a.source);
-    if (opened == JJ_INPUT_UNSUPPORTED) {
-        PyErr_Format(PyExc_TypeError, "loads_arrow() argument must be str, bytes, bytearray or memoryview, not %.100s",
+    PyObject *readinto = NULL, *read = NULL;
+    int is_file = opened == JJ_INPUT_UNSUPPORTED ? file_methods(a.source, &readinto, &read) : 0;
+    if (is_file > 0) {
+        result = read_file_object(st, readinto, read, &a);
+    } else if (is_file < 0) {
+        /* the attribute lookup's exception */
+    } else if (opened == JJ_INPUT_UNSUPPORTED) {
+        PyErr_Format(PyExc_TypeError,
+                     "loads_arrow() argument must be str, bytes, bytearray, memoryview or a binary file object "
+                     "(with readinto or read), not %.100s",
                      Py_TYPE(a.source)->tp_name);
     } else if (opened == 0) {
         result = read_buffer(st, r.parser, r.in.buf, r.in.len, &a, jj_request_unlocks(&r));
     }
+    Py_XDECREF(readinto);
+    Py_XDECREF(read);
     jj_request_close(&r);
     return result;
 }

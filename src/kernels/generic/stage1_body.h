@@ -328,4 +328,5 @@ const jj_kernels JJ_KERNELS_SYMBOL = {
     jj_validate_checked,
     jj_stage1_lines,
     jj_validate_lines_index,
+    jj_finish_number,
 };

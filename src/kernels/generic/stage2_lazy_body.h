@@ -183,6 +183,11 @@ fail:
     return JJ_ERR_VALUE;
 }
 
+/* Finishes a raw number (jj_kernels.finish_number): what jj_stage2 writes for it. */
+static jj_error jj_finish_number(const uint8_t *buf, size_t len, uint64_t *w) {
+    return jj_put_number(buf, buf + len, (size_t)jj_tape_payload(w[0]), w) ? JJ_OK : JJ_ERR_NUMBER;
+}
+
 /* Finishes a raw string (jj_kernels.finish_string): what jj_stage2 writes for it. */
 static jj_error jj_finish_string(jj_parser *p, const uint8_t *buf, size_t len, uint64_t *w) {
     jj_error err = JJ_OK;
