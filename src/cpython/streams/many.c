@@ -112,8 +112,7 @@ static const uint8_t *jj_memrchr(const uint8_t *b, uint8_t c, size_t n) {
 size_t jj_many_window_size(const jj_many_iter *it, size_t pos, size_t want) {
     size_t left = it->len - pos;
     size_t n = want < left ? want : left;
-    /* the end of what a stream has read so far is not the input's end: cut there too */
-    if (n < left || (it->streamed && !it->eof)) {
+    if (n < left) {
         /* end the window after a line break when there is one in its second half: no
          * valid string holds one, so the window does not end inside a string (which
          * would cost the engine a walk over the window to find its quote) */
