@@ -7,6 +7,10 @@
  * only json takes; or json's error, raised with its position in the whole input). */
 #include <stdlib.h>
 #include <string.h>
+#if defined(__unix__) || defined(__APPLE__)
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 
 #include "many.h"
 
@@ -94,7 +98,31 @@ static int jj_many_take_input(jj_many_iter *it, PyObject *data) {
     }
     it->buf = buf;
     it->len = len;
+    if (it->has_view) { /* an mmap, or a memoryview of one (load_many_file's input) */
+        PyObject *base = PyMemoryView_Check(data) ? PyMemoryView_GET_BASE(data) : data;
+        it->file_map = base && strcmp(Py_TYPE(base)->tp_name, "mmap.mmap") == 0;
+    }
     return 0;
+}
+
+/* A read-only mmap shares the file's pages: the ones behind the stream are given back
+ * (read again from the file if a view or an error needs them), so that reading a big
+ * file keeps the process's resident memory near a window, not the file's size. */
+#define JJ_GIVE_BACK_BYTES ((size_t)32 << 20)
+
+static void jj_give_back_pages(jj_many_iter *it) {
+#if defined(MADV_DONTNEED)
+    if (!it->file_map || it->pos < it->given_back + JJ_GIVE_BACK_BYTES) return;
+    long page = sysconf(_SC_PAGESIZE);
+    if (page <= 0) return;
+    uintptr_t from = (uintptr_t)(it->buf + it->given_back), to = (uintptr_t)(it->buf + it->pos);
+    from = (from + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
+    to &= ~((uintptr_t)page - 1);
+    if (to > from) (void)madvise((void *)from, (size_t)(to - from), MADV_DONTNEED);
+    it->given_back = it->pos;
+#else
+    (void)it;
+#endif
 }
 
 /* ---- windows ---- */
@@ -344,6 +372,7 @@ static PyObject *jj_next_document(jj_many_iter *it) {
                 }
                 return jj_end_of_input(it);
             }
+            jj_give_back_pages(it);
             int ahead = it->threads ? jj_threads_open(it, want) : 0;
             if (ahead < 0 || (ahead == 0 && jj_open_window(it, want) < 0)) return NULL;
         }

@@ -33,6 +33,8 @@ typedef struct jj_many_iter {
     PyObject *owner;
     Py_buffer view;
     int has_view;
+    int file_map;            /* the view is a read-only mapped file: pages read are given back */
+    size_t given_back;       /* buf[0..given_back) was given back to the kernel */
     uint8_t *copy;
     const uint8_t *buf;
     size_t len;
