@@ -73,13 +73,18 @@ static PyObject *jj_doc_get(PyObject *keys, PyObject *exc) {
     if (doc) {
         Py_INCREF(doc);
     } else if (!PyErr_Occurred()) {
+        /* bytes, or the read-only buffer a stream read in place (a mapped file: not
+         * copied when the error was made) */
         PyObject *utf8 = PyDict_GetItemWithError(dict, jj_key(keys, JJ_KEY_UTF8));
-        if (!utf8 || !PyBytes_Check(utf8)) {
+        Py_buffer view;
+        if (!utf8 || !PyObject_CheckBuffer(utf8)) {
             if (!PyErr_Occurred()) PyErr_SetString(PyExc_AttributeError, "doc");
-        } else if ((doc = PyUnicode_DecodeUTF8(PyBytes_AS_STRING(utf8), PyBytes_GET_SIZE(utf8), "surrogatepass")) &&
-                   (PyDict_SetItem(dict, jj_key(keys, JJ_KEY_DOC), doc) < 0 ||
-                    PyDict_DelItem(dict, jj_key(keys, JJ_KEY_UTF8)) < 0)) {
-            Py_CLEAR(doc);
+        } else if (PyObject_GetBuffer(utf8, &view, PyBUF_SIMPLE) == 0) {
+            doc = PyUnicode_DecodeUTF8(view.buf, view.len, "surrogatepass");
+            PyBuffer_Release(&view);
+            if (doc && (PyDict_SetItem(dict, jj_key(keys, JJ_KEY_DOC), doc) < 0 ||
+                        PyDict_DelItem(dict, jj_key(keys, JJ_KEY_UTF8)) < 0))
+                Py_CLEAR(doc);
         }
     }
     Py_DECREF(dict);

@@ -115,6 +115,10 @@ static PyObject *jj_many_utf8(jj_many_iter *it) {
     if (it->owner && !it->streamed && PyBytes_Check(it->owner) &&
         (const uint8_t *)PyBytes_AS_STRING(it->owner) == it->buf)
         return it->owner;
+    /* a read-only buffer read in place (a mapped file): the error keeps it, not a copy */
+    if (it->has_view && it->view.readonly && it->view.obj && it->view.buf == (const void *)it->buf &&
+        (size_t)it->view.len == it->len)
+        return it->view.obj;
     if (!it->utf8) it->utf8 = PyBytes_FromStringAndSize((const char *)it->buf, (Py_ssize_t)it->len);
     return it->utf8;
 }
