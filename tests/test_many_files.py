@@ -118,8 +118,8 @@ def block_of_records(first, count):
 @pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="resident memory is read from /proc")
 @pytest.mark.skipif(SANITIZED or TEST_SCALE < 1, reason="a 1 GB run: not under the sanitizers")
 def test_one_gigabyte_file_in_bounded_memory(tmp_path):
-    # 1 GB of NDJSON on disk, read from the open file: every document is built and
-    # checked, and the process grows by less than 100 MB while it runs
+    # 1 GB of NDJSON on disk, read from the open file and mapped: every document is
+    # built and checked, and the process grows by less than 100 MB while it runs
     per_block = 4096
     block = block_of_records(0, per_block)  # ids repeat per block; checked below
     n_blocks = (10**9 + len(block) - 1) // len(block)
@@ -130,21 +130,29 @@ def test_one_gigabyte_file_in_bounded_memory(tmp_path):
                 f.write(block)
     except OSError as exc:
         pytest.skip("no room for 1 GB in the temp dir: %s" % exc)
-    try:
-        expected_sum = sum(r["id"] for r in map(json.loads, block.splitlines()))
+    expected_sum = sum(r["id"] for r in map(json.loads, block.splitlines()))
+
+    def read_all(documents):
         start = resident_bytes()
         peak = start
         count = id_sum = 0
-        with open(path, "rb") as f:
-            for doc in jetjson.loads_many(f):
-                count += 1
-                id_sum += doc["id"]
-                if count % 50_000 == 0:
-                    peak = max(peak, resident_bytes())
-                    assert doc == record((count - 1) % per_block)
+        for doc in documents:
+            count += 1
+            id_sum += doc["id"]
+            if count % 50_000 == 0:
+                peak = max(peak, resident_bytes())
+                assert doc == record((count - 1) % per_block)
         assert count == n_blocks * per_block
         assert id_sum == expected_sum * n_blocks
-        assert peak - start < 100 * 2**20, (peak - start) >> 20
+        return peak - start
+
+    try:
+        with open(path, "rb") as f:
+            growth = read_all(jetjson.loads_many(f))
+        assert growth < 100 * 2**20, growth >> 20
+        # mapped: the pages read are given back as the stream moves on
+        growth = read_all(jetjson.load_many_file(path))
+        assert growth < 100 * 2**20, growth >> 20
     finally:
         os.unlink(path)
 
@@ -195,3 +203,32 @@ def test_positions_past_four_gibibytes():
     assert exc.pos == total + expected.pos
     assert exc.lineno == count * lines_per_block + 1
     assert exc.colno == expected.colno
+
+
+def test_error_in_a_mapped_file_keeps_the_map_not_a_copy(tmp_path):
+    # the exception's doc is the whole input, as json's is; for a mapped file it is made
+    # from the map when read, not copied when the error is raised
+    import tracemalloc
+
+    block = block_of_records(0, 2000)
+    tail = b'{"id": 1, "bad": tru}\n'
+    path = tmp_path / "bad.ndjson"
+    path.write_bytes(block * 20 + tail)
+    whole = (block * 20 + tail).decode()
+    tracemalloc.start()
+    try:
+        with pytest.raises(json.JSONDecodeError) as info:
+            for _ in jetjson.load_many_file(path, fields="/id"):
+                pass
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < len(block) * 20 // 4, peak
+    exc = info.value
+    with pytest.raises(json.JSONDecodeError) as oracle:
+        for line in whole.splitlines(keepends=True):
+            json.loads(line)
+    assert (exc.msg, exc.colno) == (oracle.value.msg, oracle.value.colno)
+    assert exc.pos == len(whole) - len(tail) + oracle.value.pos
+    assert exc.lineno == whole.count("\n")
+    assert exc.doc == whole
