@@ -8,7 +8,7 @@ or read in blocks) and as one top-level array read from a file object (against i
 checked against json's before anything is timed. Each call gets a fresh copy of the
 input; contenders alternate in both orders; the best of --rounds is reported.
 
-    python bench/bench_many.py [--mb 40] [--rounds 15]
+    python bench/bench_many.py [--mb 40] [--rounds 15] [--files-only]
 """
 
 import argparse
@@ -135,6 +135,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--mb", type=float, default=40, help="size of the generated events file")
     ap.add_argument("--rounds", type=int, default=15)
+    ap.add_argument("--files-only", action="store_true", help="only the file and array-on-a-file timings")
     args = ap.parse_args()
     datasets = {
         "amazon_cellphones.ndjson": open(os.path.join(data_dir(), "ndjson", "amazon_cellphones.ndjson"), "rb").read(),
@@ -145,6 +146,9 @@ def main():
         lines = data.count(b"\n")
         print(f"\n=== {label}: {len(data) / 1e6:.1f} MB, {lines} lines")
         expected = [json.loads(line) for line in data.splitlines() if line.strip()]
+        if args.files_only:
+            files_and_arrays(data, expected, args.rounds)
+            continue
         fresh = lambda: bytes(bytearray(data))  # noqa: E731 - a new object per call
 
         loads = {"jetjson.loads_many": lambda d: list(jetjson.loads_many(d))}
