@@ -60,7 +60,8 @@ static int jj_many_take_input(jj_many_iter *it, PyObject *data) {
     } else if (data == Py_None) { /* a Decoder: chunks come through _feed */
         it->streamed = 1;
         return 0;
-    } else if (!PyObject_CheckBuffer(data) && PyObject_HasAttrString(data, "read")) {
+    } else if (!PyObject_CheckBuffer(data) &&
+               (PyObject_HasAttrString(data, "readinto") || PyObject_HasAttrString(data, "read"))) {
         return jj_stream_take_reader(it, data);
     } else if (PyObject_CheckBuffer(data)) {
         if (PyObject_GetBuffer(data, &it->view, PyBUF_SIMPLE) < 0) return -1;

@@ -112,17 +112,29 @@ static int jj_stream_read_into(jj_many_iter *it, size_t ask) {
     PyObject *view = PyMemoryView_FromMemory((char *)it->copy + it->len, (Py_ssize_t)ask, PyBUF_WRITE);
     if (!view) return -1;
     PyObject *got = PyObject_CallOneArg(it->reader, view);
+    PyObject *raised = got ? NULL : jj_take_raised();
     /* the file must not keep the view: our buffer moves when it grows */
     PyObject *released = PyObject_CallMethod(view, "release", NULL);
     Py_DECREF(view);
     if (!released) {
         Py_XDECREF(got);
+        Py_XDECREF(raised);
         if (PyErr_ExceptionMatches(PyExc_BufferError))
             PyErr_SetString(PyExc_ValueError, "the file's readinto kept the buffer it was given");
         return -1;
     }
     Py_DECREF(released);
-    if (!got) return -1;
+    if (raised && it->len == 0 && !it->bom_checked && PyErr_GivenExceptionMatches(raised, PyExc_NotImplementedError)) {
+        /* an io.RawIOBase that only defines read(): its inherited readinto says so */
+        Py_DECREF(raised);
+        Py_SETREF(it->reader, PyObject_GetAttrString(it->owner, "read"));
+        it->reads_into = 0;
+        return it->reader ? 0 : -1;
+    }
+    if (raised) {
+        jj_give_raised(raised);
+        return -1;
+    }
     Py_ssize_t n = got == Py_None ? -1 : PyLong_AsSsize_t(got);
     Py_DECREF(got);
     if (n == -1 && PyErr_Occurred()) return -1;
