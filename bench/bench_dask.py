@@ -33,16 +33,9 @@ from distributed import Client, LocalCluster, wait
 from jetjson.dask import read_ndjson
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_arrow import EVENTS_SCHEMA  # noqa: E402
 from bench_many import make_events_ndjson  # noqa: E402
 
-EVENTS_SCHEMA = pa.schema([
-    ("id", pa.string()),
-    ("type", pa.string()),
-    ("actor", pa.struct([("id", pa.int64()), ("login", pa.string())])),
-    ("repo", pa.struct([("id", pa.int64()), ("name", pa.string())])),
-    ("public", pa.bool_()),
-    ("created_at", pa.timestamp("us", tz="UTC")),
-])
 
 
 def pyarrow_frame(path, schema=None):

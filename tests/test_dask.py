@@ -33,15 +33,6 @@ try:
 except ImportError:  # tests/ turned into a package
     from .conftest import REPO_DIR, data_path, hyp_settings, read_bytes
 
-EVENTS_SCHEMA = pa.schema([
-    ("id", pa.string()),
-    ("type", pa.string()),
-    ("actor", pa.struct([("id", pa.int64()), ("login", pa.string())])),
-    ("repo", pa.struct([("id", pa.int64()), ("name", pa.string())])),
-    ("public", pa.bool_()),
-    ("created_at", pa.timestamp("us", tz="UTC")),
-])
-
 
 def pyarrow_file(path, schema=None):
     raw = pathlib.Path(path).read_bytes()
@@ -124,13 +115,20 @@ def split(data, n):
     return [b"".join(lines[i:i + step]) for i in range(0, len(lines), step)]
 
 
-def events(mb):
+def from_bench(module, name):
+    """A helper of the benchmarks (the events generator, their schema)."""
     sys.path.insert(0, os.path.join(REPO_DIR, "bench"))
     try:
-        from bench_many import make_events_ndjson
+        return getattr(__import__(module), name)
     finally:
         sys.path.pop(0)
-    return make_events_ndjson(mb)
+
+
+def events(mb):
+    return from_bench("bench_many", "make_events_ndjson")(mb)
+
+
+EVENTS_SCHEMA = from_bench("bench_arrow", "EVENTS_SCHEMA")
 
 
 # ---- the partition rule ----

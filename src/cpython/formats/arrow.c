@@ -10,6 +10,7 @@
 
 #include "request.h"
 
+#include "format_args.h"
 #include "jetjson_arrow.h"
 
 /* ---- the ArrowStream object ---- */
@@ -160,24 +161,7 @@ static int parse_args(const char *fn, PyObject *args, PyObject *kwargs, arrow_ar
         PyErr_Format(PyExc_ValueError, "%s(): block_size must be positive", fn);
         return -1;
     }
-    if (a->threads != Py_None) {
-        if (!PyLong_Check(a->threads) || PyBool_Check(a->threads)) {
-            PyErr_Format(PyExc_TypeError, "%s(): threads must be None or an int, not %.100s", fn,
-                         Py_TYPE(a->threads)->tp_name);
-            return -1;
-        }
-        long long v = PyLong_AsLongLong(a->threads);
-        if (v == -1 && PyErr_Occurred()) return -1;
-        if (v < 0) {
-            PyErr_Format(PyExc_ValueError, "%s(): threads must be None or an int >= 0", fn);
-            return -1;
-        }
-        a->n_threads = (unsigned)(v > 1024 ? 1024 : v);
-    }
-    if (a->n_threads == 0) {
-        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-        a->n_threads = cpus > 0 ? (unsigned)(cpus > 1024 ? 1024 : cpus) : 1;
-    }
+    if (jj_format_threads(fn, a->threads, &a->n_threads) < 0) return -1;
     return 0;
 }
 

@@ -10,6 +10,7 @@
  * the GIL held: a producer backed by Python code needs it. */
 #include <unistd.h>
 
+#include "format_args.h"
 #include "request.h"
 
 #include "jetjson_arrow_write.h"
@@ -196,48 +197,12 @@ static int aw_call_optional(PyObject *obj, const char *name, PyObject **result) 
 
 /* threads: None or an int >= 0, None and 0 meaning one per processor (loads_arrow's
  * rule). 0, or -1 with an exception. */
-static int aw_check_threads(PyObject *threads, unsigned *n) {
-    *n = 0;
-    if (threads && threads != Py_None) {
-        if (!PyLong_Check(threads) || PyBool_Check(threads)) {
-            PyErr_Format(PyExc_TypeError, "dumpb_arrow(): threads must be None or an int, not %.100s",
-                         Py_TYPE(threads)->tp_name);
-            return -1;
-        }
-        int overflow = 0;
-        long long v = PyLong_AsLongLongAndOverflow(threads, &overflow);
-        if (v == -1 && PyErr_Occurred()) return -1;
-        if (overflow < 0 || (overflow == 0 && v < 0)) {
-            PyErr_SetString(PyExc_ValueError, "dumpb_arrow(): threads must be None or an int >= 0");
-            return -1;
-        }
-        *n = overflow || v > 1024 ? 1024 : (unsigned)v;
-    }
-    if (*n == 0) {
-        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-        *n = cpus > 0 ? (unsigned)(cpus > 1024 ? 1024 : cpus) : 1;
-    }
-    return 0;
-}
+static int aw_check_threads(PyObject *threads, unsigned *n) { return jj_format_threads("dumpb_arrow", threads, n); }
 
 /* block_size: a positive int. 0, or -1 with an exception. */
 static int aw_check_block_size(PyObject *block_size, size_t *n) {
     *n = AW_BLOCK_SIZE;
-    if (!block_size) return 0;
-    if (!PyLong_Check(block_size) || PyBool_Check(block_size)) {
-        PyErr_Format(PyExc_TypeError, "dumpb_arrow(): block_size must be an int, not %.100s",
-                     Py_TYPE(block_size)->tp_name);
-        return -1;
-    }
-    int overflow = 0;
-    long long v = PyLong_AsLongLongAndOverflow(block_size, &overflow);
-    if (v == -1 && PyErr_Occurred()) return -1;
-    if (overflow < 0 || (overflow == 0 && v <= 0)) {
-        PyErr_SetString(PyExc_ValueError, "dumpb_arrow(): block_size must be positive");
-        return -1;
-    }
-    *n = overflow || (unsigned long long)v > SIZE_MAX ? SIZE_MAX : (size_t)v;
-    return 0;
+    return jj_format_block_size("dumpb_arrow", block_size, n);
 }
 
 PyObject *jj_py_dumpb_arrow(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {

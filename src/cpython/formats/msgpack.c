@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "jetjson_msgpack.h"
+#include "format_args.h"
 
 /* ---- keyword arguments ---- */
 
@@ -22,42 +23,8 @@ typedef struct mp_args {
  * rule). */
 static int mp_check_sizes(const char *fn, PyObject *block_size, PyObject *threads, mp_args *a) {
     a->block_size = (size_t)1 << 20;
-    a->threads = 0;
-    if (block_size) {
-        if (!PyLong_Check(block_size) || PyBool_Check(block_size)) {
-            PyErr_Format(PyExc_TypeError, "%s(): block_size must be an int, not %.100s", fn,
-                         Py_TYPE(block_size)->tp_name);
-            return -1;
-        }
-        int overflow = 0;
-        long long v = PyLong_AsLongLongAndOverflow(block_size, &overflow);
-        if (v == -1 && PyErr_Occurred()) return -1;
-        if (overflow < 0 || (overflow == 0 && v <= 0)) {
-            PyErr_Format(PyExc_ValueError, "%s(): block_size must be positive", fn);
-            return -1;
-        }
-        a->block_size = overflow || (unsigned long long)v > SIZE_MAX ? SIZE_MAX : (size_t)v;
-    }
-    if (threads && threads != Py_None) {
-        if (!PyLong_Check(threads) || PyBool_Check(threads)) {
-            PyErr_Format(PyExc_TypeError, "%s(): threads must be None or an int, not %.100s", fn,
-                         Py_TYPE(threads)->tp_name);
-            return -1;
-        }
-        int overflow = 0;
-        long long v = PyLong_AsLongLongAndOverflow(threads, &overflow);
-        if (v == -1 && PyErr_Occurred()) return -1;
-        if (overflow < 0 || (overflow == 0 && v < 0)) {
-            PyErr_Format(PyExc_ValueError, "%s(): threads must be None or an int >= 0", fn);
-            return -1;
-        }
-        a->threads = overflow || v > 1024 ? 1024 : (unsigned)v;
-    }
-    if (a->threads == 0) {
-        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-        a->threads = cpus > 0 ? (unsigned)(cpus > 1024 ? 1024 : cpus) : 1;
-    }
-    return 0;
+    if (jj_format_block_size(fn, block_size, &a->block_size) < 0) return -1;
+    return jj_format_threads(fn, threads, &a->threads);
 }
 
 /* Parses (data, /, *, <flags>, block_size, threads); names[i] sets *flags[i]. */
