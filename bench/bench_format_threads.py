@@ -30,6 +30,7 @@ os.environ.setdefault("POLARS_MAX_THREADS", "1")  # before polars is imported
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _timing as T  # noqa: E402
 from bench_many import make_events_ndjson  # noqa: E402
+from bench_many_threads import cpu_split  # noqa: E402
 
 import jetjson  # noqa: E402
 
@@ -52,18 +53,7 @@ def wall(contenders, data, rounds, base):
 
 
 def cpu(single, threaded, data, rounds):
-    best = [float("inf")] * 3
-    for _ in range(rounds):
-        for k, fn in ((0, single), (1, threaded)):
-            gc.collect()
-            c0, h0 = time.process_time(), time.thread_time()
-            result = fn(data)
-            c1, h1 = time.process_time(), time.thread_time()
-            del result
-            if k == 0:
-                best[0] = min(best[0], c1 - c0)
-            else:
-                best[1], best[2] = min(best[1], c1 - c0), min(best[2], h1 - h0)
+    best = cpu_split(single, threaded, lambda: data, rounds)
     bound = best[0] / max(best[2], best[1] / 2)
     print(f"  CPU: threads=1 {best[0] * 1e3:.1f} ms; threads=2 {best[1] * 1e3:.1f} ms, of which the calling "
           f"thread {best[2] * 1e3:.1f} ms: {best[0] / best[2]:.2f}x by the calling thread, "

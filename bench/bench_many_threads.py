@@ -39,7 +39,7 @@ def report(title, size, best, base_name):
 
 def cpu_split(single, threaded, make_input, rounds):
     """CPU seconds (best of rounds): the whole process for `single`, and for `threaded`
-    the process and the calling thread alone. The calling thread's share bounds what
+    the process and the calling thread alone, as a list of these three. The calling thread's share bounds what
     threads can gain on idle cores (single's CPU over it), whatever the machine's load."""
     import gc
     import time
@@ -57,6 +57,11 @@ def cpu_split(single, threaded, make_input, rounds):
                 best[0] = min(best[0], c1 - c0)
             else:
                 best[1], best[2] = min(best[1], c1 - c0), min(best[2], h1 - h0)
+    return best
+
+
+def report_cpu(single, threaded, make_input, rounds):
+    best = cpu_split(single, threaded, make_input, rounds)
     print(f"  CPU: threads=None {best[0] * 1e3:.1f} ms; threaded {best[1] * 1e3:.1f} ms, of which the calling "
           f"thread {best[2] * 1e3:.1f} ms: at most {best[0] / best[2]:.2f}x on idle cores")
 
@@ -99,7 +104,7 @@ def main():
         for name, fn in loads.items():
             assert fn(data) == expected, name
         report("loads_many", len(data), best_times(loads, fresh, args.rounds), one)
-        cpu_split(loads[one], loads[f"loads_many threads={n}"], fresh, args.rounds)
+        report_cpu(loads[one], loads[f"loads_many threads={n}"], fresh, args.rounds)
 
         one = "parse_many threads=None"
         parse = {one: lambda d: list(jetjson.parse_many(d)),
@@ -107,7 +112,7 @@ def main():
         for name, fn in parse.items():
             assert [plain(v) for v in fn(data)] == expected, name
         report("parse_many (views only)", len(data), best_times(parse, fresh, args.rounds), one)
-        cpu_split(parse[one], parse[f"parse_many threads={n}"], fresh, args.rounds)
+        report_cpu(parse[one], parse[f"parse_many threads={n}"], fresh, args.rounds)
 
         first = expected[0]
         keys = [k for k in first][:3] if isinstance(first, dict) else []
@@ -125,7 +130,7 @@ def main():
             for name, fn in fields.items():
                 assert fn(data) == want, name
             report(f"map_many with fields {ptrs}", len(data), best_times(fields, fresh, args.rounds), one)
-            cpu_split(fields[one], fields[f"map_many(fields=3) threads={n}"], fresh, args.rounds)
+            report_cpu(fields[one], fields[f"map_many(fields=3) threads={n}"], fresh, args.rounds)
 
 
 if __name__ == "__main__":
