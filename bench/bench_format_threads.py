@@ -18,12 +18,10 @@ idle cores would give, bounded by the calling thread's share and by the work add
 from __future__ import annotations
 
 import argparse
-import gc
 import io
 import json
 import os
 import sys
-import time
 from pathlib import Path
 
 os.environ.setdefault("POLARS_MAX_THREADS", "1")  # before polars is imported

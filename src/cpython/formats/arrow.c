@@ -197,6 +197,18 @@ static void raise_arrow_error(const jj_arrow_error *e) {
     }
 }
 
+/* A new ArrowStream with nothing in it yet (NULL with an exception). */
+static jj_arrow_stream_obj *new_stream_obj(jj_state *st) {
+    jj_arrow_stream_obj *obj = PyObject_New(jj_arrow_stream_obj, (PyTypeObject *)st->arrow_stream_type);
+    if (obj) {
+        memset(&obj->stream, 0, sizeof obj->stream);
+        memset(&obj->schema, 0, sizeof obj->schema);
+        obj->taken = 0;
+        obj->num_rows = 0;
+    }
+    return obj;
+}
+
 /* Reads buf[0..len) into a new ArrowStream, without the GIL when `unlock` (nothing else
  * can write to the buffer meanwhile). */
 static PyObject *read_buffer(jj_state *st, jj_parser *parser, const uint8_t *buf, size_t len, const arrow_args *a,
@@ -205,13 +217,9 @@ static PyObject *read_buffer(jj_state *st, jj_parser *parser, const uint8_t *buf
     if (!capsule) return NULL;
     const struct ArrowSchema *schema =
         capsule == Py_None ? NULL : PyCapsule_GetPointer(capsule, "arrow_schema");
-    jj_arrow_stream_obj *obj = PyObject_New(jj_arrow_stream_obj, (PyTypeObject *)st->arrow_stream_type);
+    jj_arrow_stream_obj *obj = new_stream_obj(st);
     PyObject *result = NULL;
     if (obj) {
-        memset(&obj->stream, 0, sizeof obj->stream);
-        memset(&obj->schema, 0, sizeof obj->schema);
-        obj->taken = 0;
-        obj->num_rows = 0;
         jj_arrow_options opt = {(size_t)a->block_size, a->error_on_unknown_fields != 0, a->n_threads};
         jj_arrow_error err;
         jj_arrow_status status;
@@ -349,14 +357,8 @@ static PyObject *read_file_object(jj_state *st, PyObject *readinto, PyObject *re
     const struct ArrowSchema *schema = capsule == Py_None ? NULL : PyCapsule_GetPointer(capsule, "arrow_schema");
     jj_arrow_options opt = {(size_t)a->block_size, a->error_on_unknown_fields != 0, 1};
     jj_arrow_reader *reader = jj_arrow_reader_new(schema, &opt);
-    jj_arrow_stream_obj *obj = PyObject_New(jj_arrow_stream_obj, (PyTypeObject *)st->arrow_stream_type);
+    jj_arrow_stream_obj *obj = new_stream_obj(st);
     PyObject *result = NULL;
-    if (obj) {
-        memset(&obj->stream, 0, sizeof obj->stream);
-        memset(&obj->schema, 0, sizeof obj->schema);
-        obj->taken = 0;
-        obj->num_rows = 0;
-    }
     if (!reader || !obj) {
         PyErr_NoMemory();
     } else {
