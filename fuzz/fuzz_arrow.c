@@ -110,7 +110,9 @@ static outcome read_whole(const uint8_t *data, size_t size, const struct ArrowSc
     return result(s, &stream, rows, &err);
 }
 
-/* Fed `chunk` bytes at a time into a buffer of its own, the unused tail given again. */
+/* Fed `chunk` bytes at a time into a buffer of its own, the unused tail given again;
+ * while nothing is used (a record longer than what was given) the step doubles, as the
+ * binding's buffer does, so that a long record costs log(n) feeds, not n / chunk. */
 static outcome read_chunks(const uint8_t *data, size_t size, const struct ArrowSchema *schema,
                            const jj_arrow_options *opt, size_t chunk) {
     jj_arrow_reader *reader = jj_arrow_reader_new(schema, opt);
@@ -120,9 +122,9 @@ static outcome read_chunks(const uint8_t *data, size_t size, const struct ArrowS
     jj_arrow_error err;
     int64_t rows = 0;
     jj_arrow_status s;
-    size_t from = 0, to = 0;
+    size_t from = 0, to = 0, step = chunk;
     for (;;) {
-        to = size - to > chunk ? to + chunk : size;
+        to = size - to > step ? to + step : size;
         memcpy(buf, data + from, to - from); /* a copy: reads past what was given are caught */
         size_t used = 0;
         bool more = to < size;
@@ -130,6 +132,7 @@ static outcome read_chunks(const uint8_t *data, size_t size, const struct ArrowS
         if (s || !more) break;
         if (used > to - from) abort();
         from += used;
+        step = used ? chunk : step > SIZE_MAX / 2 ? step : 2 * step;
     }
     if (!s) s = jj_arrow_reader_finish(reader, &stream, &rows, &err);
     outcome o = result(s, &stream, rows, &err);
