@@ -294,3 +294,22 @@ def test_readinto_errors_come_through():
         list(jetjson.loads_many(Broken()))
     with pytest.raises(ValueError, match="readinto returned"):
         list(jetjson.loads_many(Lies()))
+
+
+@pytest.mark.skipif(not hasattr(__import__("mmap"), "MAP_PRIVATE"), reason="needs mmap.MAP_PRIVATE")
+def test_a_writable_private_map_keeps_its_bytes():
+    # a read-only view of a map written by the program: its pages must not be given back
+    # (they would come back as zeros), only those of a map that is read-only itself
+    import mmap
+
+    line = b'{"id": 1234567, "name": "abcdefghijklmnopqrstuvwxyz"}\n'
+    n = (80 << 20) // len(line)
+    m = mmap.mmap(-1, n * len(line), flags=mmap.MAP_PRIVATE)
+    m.write(line * n)
+    view = memoryview(m).toreadonly()
+    try:
+        assert sum(1 for v in jetjson.loads_many(view, fields="/id") if v == 1234567) == n
+        assert bytes(view[:len(line)]) == line and bytes(view[-len(line):]) == line
+    finally:
+        view.release()
+        m.close()

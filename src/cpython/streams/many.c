@@ -101,7 +101,18 @@ static int jj_many_take_input(jj_many_iter *it, PyObject *data) {
     it->len = len;
     if (it->has_view) { /* an mmap, or a memoryview of one (load_many_file's input) */
         PyObject *base = PyMemoryView_Check(data) ? PyMemoryView_GET_BASE(data) : data;
-        it->file_map = base && strcmp(Py_TYPE(base)->tp_name, "mmap.mmap") == 0;
+        Py_buffer whole;
+        /* only a map that is read-only itself: nothing was written to its pages, so those
+         * given back come again as they were (a read-only view of a writable private map
+         * could lose what was written) */
+        if (base && strcmp(Py_TYPE(base)->tp_name, "mmap.mmap") == 0) {
+            if (PyObject_GetBuffer(base, &whole, PyBUF_SIMPLE) == 0) {
+                it->file_map = whole.readonly != 0;
+                PyBuffer_Release(&whole);
+            } else {
+                PyErr_Clear();
+            }
+        }
     }
     return 0;
 }
