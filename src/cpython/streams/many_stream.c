@@ -106,7 +106,19 @@ int jj_stream_append(jj_many_iter *it, const uint8_t *bytes, size_t n) {
 }
 
 /* One readinto of up to `ask` bytes at the end of `copy`: 0 or -1. */
+static int jj_stream_read_into_collector_paused(jj_many_iter *it, size_t ask);
 static int jj_stream_read_into(jj_many_iter *it, size_t ask) {
+    /* The cyclic collector is paused around the read as it is while documents are built.
+     * Otherwise the read's first tracked allocation (the memoryview, a chunk) sets off the
+     * collections that the documents built since have made due, and a file object pays
+     * for collections that the same documents from a mapped file never trigger. */
+    int gc_was_enabled = PyGC_Disable();
+    int rc = jj_stream_read_into_collector_paused(it, ask);
+    if (gc_was_enabled) PyGC_Enable();
+    return rc;
+}
+
+static int jj_stream_read_into_collector_paused(jj_many_iter *it, size_t ask) {
     jj_stream_drop(it, it->pos);
     if (jj_stream_room(it, it->len + ask) < 0) return -1;
     PyObject *view = PyMemoryView_FromMemory((char *)it->copy + it->len, (Py_ssize_t)ask, PyBUF_WRITE);
@@ -159,7 +171,12 @@ int jj_stream_refill(jj_many_iter *it, size_t keep, size_t want) {
             if (jj_stream_read_into(it, ask) < 0) return -1;
             continue;
         }
-        PyObject *chunk = PyObject_CallFunction(it->reader, "n", (Py_ssize_t)ask);
+        PyObject *size = PyLong_FromSsize_t((Py_ssize_t)ask);
+        if (!size) return -1;
+        int gc_was_enabled = PyGC_Disable(); /* as in jj_stream_read_into */
+        PyObject *chunk = PyObject_CallOneArg(it->reader, size);
+        if (gc_was_enabled) PyGC_Enable();
+        Py_DECREF(size);
         if (!chunk) return -1;
         Py_buffer view;
         if (PyObject_GetBuffer(chunk, &view, PyBUF_SIMPLE) < 0) {
