@@ -57,6 +57,12 @@ bool jj_pointer_next(const char *ptr, size_t len, size_t *pos, jj_pointer_token 
 /* Whether the unescaped token equals the key bytes. */
 bool jj_pointer_token_equals(const jj_pointer_token *tok, const uint8_t *key, size_t key_len);
 
+/* Whether the unescaped token equals a JSON string as written: raw[0..len) from just
+ * after its opening quote, read up to its closing quote (or len), escapes decoded as
+ * stage 2 decodes them. 1 or 0; -1 for an invalid escape. With stop, the walk goes on to
+ * the closing quote after a mismatch and *stop is its offset (len when there is none). */
+int jj_pointer_token_equals_json(const jj_pointer_token *tok, const uint8_t *raw, size_t len, size_t *stop);
+
 /* The array index a token spells: true with *index set, false when it is not one. */
 bool jj_pointer_token_index(const jj_pointer_token *tok, uint64_t *index);
 

@@ -64,57 +64,6 @@ static size_t jj_skim_end(const jj_skim *s, size_t j) {
     return e;
 }
 
-/* The next unescaped byte of the token, or -1 at its end. */
-static inline int jj_token_byte(const jj_pointer_token *t, size_t *ti) {
-    if (*ti >= t->len) return -1;
-    char c = t->text[(*ti)++];
-    if (c == '~' && *ti < t->len) c = t->text[(*ti)++] == '1' ? '/' : '~';
-    return (unsigned char)c;
-}
-
-static int32_t jj_skim_hex4(const uint8_t *p) {
-    int32_t v = 0;
-    for (int k = 0; k < 4; k++) {
-        uint8_t c = p[k];
-        int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-        if (d < 0) return -1;
-        v = v << 4 | d;
-    }
-    return v;
-}
-
-/* The escape at buf[*i] (a backslash) as UTF-8 in out (lone surrogates in their 3-byte
- * form, pairs joined, as stage 2 does); advances *i. The byte count, or 0 if invalid. */
-static size_t jj_skim_escape(const jj_skim *s, size_t *i, uint8_t out[4]) {
-    const uint8_t *b = s->buf;
-    size_t at = *i;
-    if (at + 1 >= s->len) return 0;
-    static const char simple_from[] = "\"\\/bfnrt", simple_to[] = "\"\\/\b\f\n\r\t";
-    const char *hit = b[at + 1] ? strchr(simple_from, b[at + 1]) : NULL;
-    if (hit) {
-        out[0] = (uint8_t)simple_to[hit - simple_from];
-        *i = at + 2;
-        return 1;
-    }
-    if (b[at + 1] != 'u' || s->len - at < 6) return 0;
-    int32_t cp = jj_skim_hex4(b + at + 2);
-    if (cp < 0) return 0;
-    at += 6;
-    if (cp >= 0xd800 && cp <= 0xdbff && s->len - at >= 6 && b[at] == '\\' && b[at + 1] == 'u') {
-        int32_t low = jj_skim_hex4(b + at + 2);
-        if (low >= 0xdc00 && low <= 0xdfff) {
-            cp = 0x10000 + ((cp - 0xd800) << 10) + (low - 0xdc00);
-            at += 6;
-        }
-    }
-    *i = at;
-    if (cp < 0x80) {
-        out[0] = (uint8_t)cp;
-        return 1;
-    }
-    return (size_t)(jj_write_utf8(out, (uint32_t)cp) - out);
-}
-
 /* Whether the key whose opening quote is at q spells the token: 1, 0, or -1 when it is
  * not a valid string. Unescaped keys are compared in place. */
 static int jj_skim_key(const jj_skim *s, size_t q, const jj_pointer_token *tok) {
@@ -124,22 +73,9 @@ static int jj_skim_key(const jj_skim *s, size_t q, const jj_pointer_token *tok) 
     if (!close) return -1;
     size_t raw = (size_t)(close - (s->buf + i));
     if (!memchr(s->buf + i, '\\', raw)) return jj_pointer_token_equals(tok, s->buf + i, raw);
-    size_t ti = 0;
-    while (i < s->len && s->buf[i] != '"') {
-        uint8_t out[4];
-        size_t n = 1;
-        if (s->buf[i] == '\\') {
-            n = jj_skim_escape(s, &i, out);
-            if (!n) return -1;
-        } else {
-            out[0] = s->buf[i++];
-        }
-        for (size_t k = 0; k < n; k++) {
-            if (jj_token_byte(tok, &ti) != out[k]) return 0;
-        }
-    }
-    if (i >= s->len) return -1;
-    return ti == tok->len;
+    size_t stop;
+    int same = jj_pointer_token_equals_json(tok, s->buf + i, s->len - i, &stop);
+    return same < 0 || stop >= s->len - i ? -1 : same; /* a bad escape, or no closing quote */
 }
 
 int jj_skim_locate(const jj_parser *p, const uint8_t *buf, size_t len, const char *ptr, size_t plen,
