@@ -360,6 +360,23 @@ def test_corrupted_everywhere():
 
 # ---- generated streams ----------------------------------------------------------------------
 
+# Tokens run together: numbers that end where a string, a container or a bad byte starts
+# (1"a" is two documents), numbers cut short, words cut short, stray closers.
+SOUP = [b"-", b"1.", b"01", b"1e", b"2e+", b"12", b"-0", b"1.5e-3", b"1E400", b"9" * 30, b'"x"', b"[1]", b"{}",
+        b"true", b"nul", b"\n", b" ", b"}", b"]", b",", b"x"]
+
+
+@hyp_settings(300)
+@given(st.lists(st.sampled_from(SOUP), min_size=1, max_size=7))
+def test_token_soup(tokens):
+    data = b"".join(tokens) + b"\n"
+    for fmt in ("whitespace", "lines"):
+        check(data, fmt)
+        # the typed stream reads each document's lazy tape from the window's index too
+        same(run(data, format=fmt, type=object), oracle(data, fmt), f"type=object {fmt} {data!r}")
+
+
+
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False) | st.text(max_size=8),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4),
@@ -426,6 +443,30 @@ def test_fields(path):
     assert first_difference(got, exp) is None
     one = list(jetjson.loads_many(data, fields=pointers[0]))
     assert first_difference(one, [follow(d, pointers[0], None) for d in docs]) is None
+
+
+KEY_TEXT = st.text(st.sampled_from('ab/~"\\\n\x01é€😀'), max_size=4)
+
+
+@hyp_settings(200)
+@given(st.lists(st.dictionaries(KEY_TEXT, st.one_of(st.integers(-5, 5), st.dictionaries(KEY_TEXT, st.integers(0, 3),
+                                                                                            max_size=3)),
+                                max_size=4), min_size=1, max_size=5),
+       st.booleans(), st.booleans())
+def test_fields_with_escaped_keys(docs, ensure_ascii, threaded):
+    # keys written with escapes (\", \\, \n, \u...) are compared as json reads them
+    data = "\n".join(json.dumps(d, ensure_ascii=ensure_ascii) for d in docs).encode("utf-8", "surrogatepass")
+    keys = sorted({k for d in docs for k in d})[:3]
+    inner = sorted({k2 for d in docs for v in d.values() if isinstance(v, dict) for k2 in v})[:2]
+    esc = lambda k: k.replace("~", "~0").replace("/", "~1")  # noqa: E731
+    pointers = ["/" + esc(k) for k in keys] + ["/" + esc(a) + "/" + esc(b) for a in keys for b in inner] + ["/zz"]
+    exp = [tuple(follow(d, ptr, "D") for ptr in pointers) for d in docs]
+    for fmt in ("whitespace", "lines"):
+        got = list(jetjson.loads_many(data, fields=pointers, default="D", format=fmt))
+        assert first_difference(got, exp) is None
+        got = jetjson.map_many(lambda t: t, data, fields=pointers, default="D", format=fmt,
+                               threads=2 if threaded else None)
+        assert first_difference(got, exp) is None
 
 
 def test_fields_cases():

@@ -170,7 +170,11 @@ static int jj_open_window(jj_many_iter *it, size_t want) {
     unsigned flags = (more ? JJ_MANY_MORE_INPUT : 0) | (it->spans ? JJ_MANY_SPANS : 0);
     /* type=: each document's lazy tape straight from the window's index (the formats
      * that read no index entry here: jj_peek knows only plain positions) */
-    if (it->typed_plan && (it->format == JJ_FMT_WHITESPACE || it->format == JJ_FMT_LINES)) flags |= JJ_MANY_LAZY;
+    int lazy_formats = it->format == JJ_FMT_WHITESPACE || it->format == JJ_FMT_LINES;
+    if ((it->typed_plan || it->fields) && lazy_formats) flags |= JJ_MANY_LAZY; /* fields= finish what they pick */
+    /* parse_many: the same, where a view may point into the window (the input stays put;
+     * a streamed buffer moves on, and each view keeps a copy of its document instead) */
+    if (it->spans && lazy_formats && !it->streamed && !it->ahead) flags |= JJ_MANY_LAZY;
     jj_error err;
     if (n >= JJ_UNLOCK_MIN_BYTES) { /* the input cannot change: bytes, str, read-only or a copy */
         Py_BEGIN_ALLOW_THREADS
@@ -428,7 +432,10 @@ static PyObject *jj_next_document(jj_many_iter *it) {
         it->cur_lazy = 0;
         if (it->ahead && !it->spans && err == JJ_OK) it->cur = &it->ahead_view;
         int window_lazy = !it->ahead && (it->many.flags & JJ_MANY_LAZY);
-        if (window_lazy && err == JJ_OK) it->cur_lazy = 1; /* jj_many_next made its lazy tape */
+        if (window_lazy && err == JJ_OK) { /* jj_many_next made its lazy tape */
+            it->cur_lazy = 1;
+            it->cur_len = end - it->window; /* a number at its end must end there: 1"a" is two */
+        }
         if (it->spans && !window_lazy && err == JJ_OK) { /* the document alone, lazily */
             it->cur = &it->doc_parser;
             it->cur_input = it->buf + start;

@@ -10,11 +10,15 @@
 
 /* The value at one pointer in a parsed tape (a new reference to default when the
  * pointer leads nowhere), NULL with an exception. */
-static PyObject *jj_tape_field(jj_many_iter *it, const jj_parser *p, const uint8_t *input, PyObject *ptr) {
+static PyObject *jj_tape_field(jj_many_iter *it, jj_parser *p, const uint8_t *input, size_t input_len, int lazy_tape,
+                               PyObject *ptr) {
     size_t found, failed;
     jj_pointer_status s = jj_pointer_resolve(p, input, 0, PyBytes_AS_STRING(ptr), (size_t)PyBytes_GET_SIZE(ptr),
                                              &found, &failed);
     if (s != JJ_PTR_OK) return Py_NewRef(it->default_value);
+    /* a lazy tape: only the value found is finished, the rest of the document stays raw */
+    if (lazy_tape && jj_lazy_finish_range(p, input, input_len, found, jj_tape_skip(p->tape, found)) != JJ_OK)
+        return PyErr_NoMemory();
     return jj_build_value_at(it->st, p, input, found);
 }
 
@@ -52,16 +56,17 @@ static PyObject *jj_object_field(jj_many_iter *it, PyObject *value, PyObject *pt
 
 /* What fields= gives for one document: the value, or a tuple of them. `value` is json's
  * value of the document when the engine refused it, else NULL (p's tape). */
-static PyObject *jj_fields_of(jj_many_iter *it, const jj_parser *p, const uint8_t *input, PyObject *value) {
+static PyObject *jj_fields_of(jj_many_iter *it, jj_parser *p, const uint8_t *input, size_t input_len, int lazy_tape,
+                              PyObject *value) {
     Py_ssize_t n = PyTuple_GET_SIZE(it->fields);
     if (it->single) {
         PyObject *ptr = PyTuple_GET_ITEM(it->fields, 0);
-        return value ? jj_object_field(it, value, ptr) : jj_tape_field(it, p, input, ptr);
+        return value ? jj_object_field(it, value, ptr) : jj_tape_field(it, p, input, input_len, lazy_tape, ptr);
     }
     PyObject *out = PyTuple_New(n);
     for (Py_ssize_t i = 0; out && i < n; i++) {
         PyObject *ptr = PyTuple_GET_ITEM(it->fields, i);
-        PyObject *v = value ? jj_object_field(it, value, ptr) : jj_tape_field(it, p, input, ptr);
+        PyObject *v = value ? jj_object_field(it, value, ptr) : jj_tape_field(it, p, input, input_len, lazy_tape, ptr);
         if (!v) Py_CLEAR(out);
         else PyTuple_SET_ITEM(out, i, v);
     }
@@ -76,7 +81,7 @@ PyObject *jj_many_json_value(jj_many_iter *it, size_t start, size_t end) {
     Py_XDECREF(text);
     if (value && it->typed_plan) return jj_typed_stream_object(it, value);
     if (!value || !it->fields) return value;
-    PyObject *picked = jj_fields_of(it, NULL, NULL, value);
+    PyObject *picked = jj_fields_of(it, NULL, NULL, 0, 0, value);
     Py_DECREF(value);
     return picked;
 }
@@ -94,12 +99,14 @@ PyObject *jj_many_value(jj_many_iter *it, jj_parser *p, const uint8_t *input, si
     jj_type root = jj_tape_type(p->tape[0]);
     if (it->lazy && (root == JJ_OBJECT || root == JJ_ARRAY))
         return jj_lazy_adopt(it->st, p, input, input_len, jj_input_owner(it), !lazy_tape);
-    if (lazy_tape && jj_lazy_finish(p, input, input_len, 0) != JJ_OK) return PyErr_NoMemory(); /* a scalar */
+    if (lazy_tape && !it->fields && jj_lazy_finish(p, input, input_len, 0) != JJ_OK)
+        return PyErr_NoMemory(); /* a scalar */
     int room = jj_depth_check(p);
     if (room < 0) return NULL;
     if (room == 0) return jj_many_json_value(it, start, end); /* json must decide */
     int gc_was_enabled = PyGC_Disable();
-    PyObject *result = it->fields ? jj_fields_of(it, p, input, NULL) : jj_build_value_at(it->st, p, input, 0);
+    PyObject *result = it->fields ? jj_fields_of(it, p, input, input_len, lazy_tape, NULL)
+                                  : jj_build_value_at(it->st, p, input, 0);
     if (gc_was_enabled) PyGC_Enable();
     if (!result && !PyErr_ExceptionMatches(PyExc_MemoryError)) { /* an int past the digits limit */
         PyErr_Clear();
