@@ -440,6 +440,54 @@ static ab_col *find_field(ab_col *c, const uint8_t *key, size_t n, size_t *guess
     return NULL;
 }
 
+/* The value at tape index v appended to c where it is of the column's type already and
+ * needs nothing but a copy: an integer or a double into a number column, a string into a
+ * string column that is not watched for timestamps, a boolean. 1 when done (or *s set on
+ * a failure), 0 when append_value is to do it (types to infer, conversions, errors). */
+static inline int append_plain(ab_walk *w, ab_col *c, size_t v, jj_arrow_status *s) {
+    uint64_t w0 = w->tape[v];
+    jj_type type = jj_tape_type(w0);
+    if (type == JJ_RAW_NUMBER && (c->kind == AB_INT || c->kind == AB_DOUBLE)) {
+        size_t room = w->number_room > w->input_len ? w->number_room : w->input_len;
+        if (jj_lazy_finish(w->lazy, w->input, room, v) != JJ_OK) return *s = JJ_ARROW_NOMEM, 1;
+        w0 = w->tape[v];
+        type = jj_tape_type(w0);
+    }
+    switch (type) {
+    case JJ_INT64: {
+        int64_t i;
+        memcpy(&i, &w->tape[v + 1], 8);
+        if (c->kind == AB_INT) return *s = col_push8(c, &i), 1;
+        if (c->kind != AB_DOUBLE) return 0;
+        double d = (double)i;
+        return *s = col_push8(c, &d), 1;
+    }
+    case JJ_DOUBLE:
+        if (c->kind != AB_DOUBLE) return 0;
+        return *s = col_push8(c, &w->tape[v + 1]), 1;
+    case JJ_STRING: {
+        if (c->kind != AB_STRING || (c->ts_maybe && !c->fixed)) return 0;
+        if ((jj_tape_str_flags(w0) & (JJ_STR_RAW | JJ_STR_ESCAPED)) != JJ_STR_RAW) return 0;
+        size_t n = jj_tape_str_bytes(w->tape[v + 1]);
+        if (n > c->data.cap - c->data.len || c->offsets.cap - c->offsets.len < 4 || c->data.len + n > INT32_MAX)
+            return 0;
+        memcpy(c->data.data + c->data.len, w->input + jj_tape_str_offset(w0), n);
+        c->data.len += n;
+        uint32_t off = (uint32_t)c->data.len;
+        memcpy(c->offsets.data + c->offsets.len, &off, 4);
+        c->offsets.len += 4;
+        return *s = col_mark_valid(c), 1;
+    }
+    case JJ_TRUE:
+    case JJ_FALSE:
+        if (c->kind != AB_BOOL) return 0;
+        if (bits_reserve(&c->data, c->length)) return *s = JJ_ARROW_NOMEM, 1;
+        if (type == JJ_TRUE) bit_set(c->data.data, c->length);
+        return *s = col_mark_valid(c), 1;
+    default: return 0;
+    }
+}
+
 static jj_arrow_status append_object(ab_walk *w, const ab_path *at, ab_col *c, size_t t, int depth) {
     const uint64_t *tape = w->tape;
     size_t end = (size_t)jj_tape_payload(tape[t]);
@@ -448,9 +496,19 @@ static jj_arrow_status append_object(ab_walk *w, const ab_path *at, ab_col *c, s
     for (size_t i = t + 2; i < end;) {
         const uint8_t *key;
         size_t n;
-        if (tape_string(w, i, &key, &n)) return JJ_ARROW_NOMEM;
+        uint64_t k0 = tape[i];
+        if ((jj_tape_str_flags(k0) & (JJ_STR_RAW | JJ_STR_ESCAPED)) == JJ_STR_RAW) { /* as tape_string, inline */
+            key = w->input + jj_tape_str_offset(k0);
+            n = jj_tape_str_bytes(tape[i + 1]);
+        } else if (tape_string(w, i, &key, &n)) {
+            return JJ_ARROW_NOMEM;
+        }
         size_t v = i + 2;
-        ab_col *kid = find_field(c, key, n, &guess);
+        ab_col *kid;
+        if (guess < c->n_kids && name_is(c->kids[guess], key, n)) /* the field after the last one */
+            kid = c->kids[guess++];
+        else
+            kid = find_field(c, key, n, &guess);
         if (!kid) {
             if (c->fixed) {
                 if (w->error_on_unknown) {
@@ -469,12 +527,20 @@ static jj_arrow_status append_object(ab_walk *w, const ab_path *at, ab_col *c, s
             }
             guess = c->n_kids;
         }
-        jj_arrow_status s = catch_up(kid, row);
-        if (s) return s;
-        ab_path here = {at, kid, false};
-        if (kid->length > row) return walk_fail(w, &here, JJ_ARROW_DUPLICATE, "specified twice%s%s", "", "");
-        s = append_value(w, &here, kid, v, depth + 1);
-        if (s) return s;
+        jj_arrow_status s;
+        if (kid->length != row) {
+            if ((s = catch_up(kid, row))) return s;
+            if (kid->length > row) {
+                ab_path here = {at, kid, false};
+                return walk_fail(w, &here, JJ_ARROW_DUPLICATE, "specified twice%s%s", "", "");
+            }
+        }
+        if (append_plain(w, kid, v, &s)) {
+            if (s) return s;
+        } else {
+            ab_path here = {at, kid, false};
+            if ((s = append_value(w, &here, kid, v, depth + 1))) return s;
+        }
         i = jj_tape_skip(tape, v);
     }
     return col_mark_valid(c); /* the fields it lacks are caught up later */
