@@ -243,6 +243,23 @@ static inline jj_arrow_status col_push8(ab_col *c, const void *v) {
     return col_mark_valid(c);
 }
 
+/* Room for len bytes more than b holds of prev's, if it can be had (a hint only). */
+static void buf_reserve_like(ab_buf *b, const ab_buf *prev) {
+    if (prev->len > b->len) (void)buf_reserve(b, prev->len + prev->len / 8 - b->len);
+}
+
+void ab_col_reserve_like(ab_col *c, const ab_col *prev) {
+    if (c->kind != prev->kind) return;
+    buf_reserve_like(&c->valid, &prev->valid);
+    buf_reserve_like(&c->data, &prev->data);
+    buf_reserve_like(&c->offsets, &prev->offsets);
+    if (c->ts_maybe && prev->ts_maybe) buf_reserve_like(&c->ts_values, &prev->ts_values);
+    for (size_t i = 0; i < c->n_kids && i < prev->n_kids; i++)
+        if (c->kids[i]->name_len == prev->kids[i]->name_len &&
+            memcmp(c->kids[i]->name, prev->kids[i]->name, c->kids[i]->name_len) == 0)
+            ab_col_reserve_like(c->kids[i], prev->kids[i]);
+}
+
 /* An int64 column's values as doubles, in place (an integer met a fraction). */
 void ab_col_ints_to_doubles(ab_col *c) {
     for (int64_t i = 0; i < c->length; i++) {
