@@ -459,14 +459,15 @@ static ab_col *find_field(ab_col *c, const uint8_t *key, size_t n, size_t *guess
 
 /* The value at tape index v appended to c where it is of the column's type already and
  * needs nothing but a copy: an integer or a double into a number column, a string into a
- * string column that is not watched for timestamps, a boolean. 1 when done (or *s set on
- * a failure), 0 when append_value is to do it (types to infer, conversions, errors). */
-static inline int append_plain(ab_walk *w, ab_col *c, size_t v, jj_arrow_status *s) {
+ * string column that is not watched for timestamps, a boolean. The tape index past the
+ * value when done (or *s set on a failure), 0 when append_value is to do it (types to
+ * infer, conversions, errors). */
+static inline size_t append_plain(ab_walk *w, ab_col *c, size_t v, jj_arrow_status *s) {
     uint64_t w0 = w->tape[v];
     jj_type type = jj_tape_type(w0);
     if (type == JJ_RAW_NUMBER && (c->kind == AB_INT || c->kind == AB_DOUBLE)) {
         size_t room = w->number_room > w->input_len ? w->number_room : w->input_len;
-        if (jj_lazy_finish(w->lazy, w->input, room, v) != JJ_OK) return *s = JJ_ARROW_NOMEM, 1;
+        if (jj_lazy_finish(w->lazy, w->input, room, v) != JJ_OK) return *s = JJ_ARROW_NOMEM, v + 2;
         w0 = w->tape[v];
         type = jj_tape_type(w0);
     }
@@ -474,14 +475,14 @@ static inline int append_plain(ab_walk *w, ab_col *c, size_t v, jj_arrow_status 
     case JJ_INT64: {
         int64_t i;
         memcpy(&i, &w->tape[v + 1], 8);
-        if (c->kind == AB_INT) return *s = col_push8(c, &i), 1;
+        if (c->kind == AB_INT) return *s = col_push8(c, &i), v + 2;
         if (c->kind != AB_DOUBLE) return 0;
         double d = (double)i;
-        return *s = col_push8(c, &d), 1;
+        return *s = col_push8(c, &d), v + 2;
     }
     case JJ_DOUBLE:
         if (c->kind != AB_DOUBLE) return 0;
-        return *s = col_push8(c, &w->tape[v + 1]), 1;
+        return *s = col_push8(c, &w->tape[v + 1]), v + 2;
     case JJ_STRING: {
         if (c->kind != AB_STRING || (c->ts_maybe && !c->fixed)) return 0;
         if ((jj_tape_str_flags(w0) & (JJ_STR_RAW | JJ_STR_ESCAPED)) != JJ_STR_RAW) return 0;
@@ -493,14 +494,14 @@ static inline int append_plain(ab_walk *w, ab_col *c, size_t v, jj_arrow_status 
         uint32_t off = (uint32_t)c->data.len;
         memcpy(c->offsets.data + c->offsets.len, &off, 4);
         c->offsets.len += 4;
-        return *s = col_mark_valid(c), 1;
+        return *s = col_mark_valid(c), v + 2;
     }
     case JJ_TRUE:
     case JJ_FALSE:
         if (c->kind != AB_BOOL) return 0;
-        if (bits_reserve(&c->data, c->length)) return *s = JJ_ARROW_NOMEM, 1;
+        if (bits_reserve(&c->data, c->length)) return *s = JJ_ARROW_NOMEM, v + 1;
         if (type == JJ_TRUE) bit_set(c->data.data, c->length);
-        return *s = col_mark_valid(c), 1;
+        return *s = col_mark_valid(c), v + 1;
     default: return 0;
     }
 }
@@ -552,13 +553,13 @@ static jj_arrow_status append_object(ab_walk *w, const ab_path *at, ab_col *c, s
                 return walk_fail(w, &here, JJ_ARROW_DUPLICATE, "specified twice%s%s", "", "");
             }
         }
-        if (append_plain(w, kid, v, &s)) {
+        if ((i = append_plain(w, kid, v, &s))) {
             if (s) return s;
         } else {
             ab_path here = {at, kid, false};
             if ((s = append_value(w, &here, kid, v, depth + 1))) return s;
+            i = jj_tape_skip(tape, v);
         }
-        i = jj_tape_skip(tape, v);
     }
     return col_mark_valid(c); /* the fields it lacks are caught up later */
 }
