@@ -489,7 +489,7 @@ static inline size_t append_plain(ab_walk *w, ab_col *c, size_t v, jj_arrow_stat
         size_t n = jj_tape_str_bytes(w->tape[v + 1]);
         if (n > c->data.cap - c->data.len || c->offsets.cap - c->offsets.len < 4 || c->data.len + n > INT32_MAX)
             return 0;
-        memcpy(c->data.data + c->data.len, w->input + jj_tape_str_offset(w0), n);
+        if (n) memcpy(c->data.data + c->data.len, w->input + jj_tape_str_offset(w0), n); /* data is NULL until used */
         c->data.len += n;
         uint32_t off = (uint32_t)c->data.len;
         memcpy(c->offsets.data + c->offsets.len, &off, 4);
