@@ -364,6 +364,23 @@ static jj_arrow_status tape_string(ab_walk *w, size_t t, const uint8_t **s, size
     return JJ_ARROW_OK;
 }
 
+/* An inferred string column whose strings all read as timestamps so far, given string s
+ * of the row being appended: its seconds kept (nulls before are zero), in case they all
+ * are; or the watch ends. -1 when memory ran out. */
+static int watch_timestamps(ab_col *c, const uint8_t *s, size_t n) {
+    int64_t v;
+    if (n >= 10 && s[4] == '-' && ab_parse_timestamp(s, n, 0, false, &v) == 0) {
+        size_t at = (size_t)c->length * 8;
+        if (buf_reserve(&c->ts_values, at + 8 - c->ts_values.len)) return -1;
+        memcpy(c->ts_values.data + at, &v, 8);
+        c->ts_values.len = at + 8;
+    } else {
+        c->ts_maybe = false;
+        buf_release(&c->ts_values);
+    }
+    return 0;
+}
+
 static jj_arrow_status append_string(ab_walk *w, const ab_path *at, ab_col *c, size_t t) {
     const uint8_t *s;
     size_t n;
@@ -384,19 +401,7 @@ static jj_arrow_status append_string(ab_walk *w, const ab_path *at, ab_col *c, s
     if (buf_push(&c->data, s, n)) return JJ_ARROW_NOMEM;
     uint32_t off = (uint32_t)c->data.len;
     if (buf_push(&c->offsets, &off, 4)) return JJ_ARROW_NOMEM;
-    if (c->ts_maybe && !c->fixed) {
-        /* keep the seconds as they are read (nulls before are zero), in case they all are */
-        int64_t v;
-        if (n >= 10 && s[4] == '-' && ab_parse_timestamp(s, n, 0, false, &v) == 0) {
-            size_t at = (size_t)c->length * 8;
-            if (buf_reserve(&c->ts_values, at + 8 - c->ts_values.len)) return JJ_ARROW_NOMEM;
-            memcpy(c->ts_values.data + at, &v, 8);
-            c->ts_values.len = at + 8;
-        } else {
-            c->ts_maybe = false;
-            buf_release(&c->ts_values);
-        }
-    }
+    if (c->ts_maybe && !c->fixed && watch_timestamps(c, s, n)) return JJ_ARROW_NOMEM;
     return col_mark_valid(c);
 }
 
@@ -459,9 +464,9 @@ static ab_col *find_field(ab_col *c, const uint8_t *key, size_t n, size_t *guess
 
 /* The value at tape index v appended to c where it is of the column's type already and
  * needs nothing but a copy: an integer or a double into a number column, a string into a
- * string column that is not watched for timestamps, a boolean. The tape index past the
- * value when done (or *s set on a failure), 0 when append_value is to do it (types to
- * infer, conversions, errors). */
+ * string column (timestamps watched as append_string does), a boolean. The tape index
+ * past the value when done (or *s set on a failure), 0 when append_value is to do it
+ * (types to infer, conversions, errors). */
 static inline size_t append_plain(ab_walk *w, ab_col *c, size_t v, jj_arrow_status *s) {
     uint64_t w0 = w->tape[v];
     jj_type type = jj_tape_type(w0);
@@ -484,16 +489,17 @@ static inline size_t append_plain(ab_walk *w, ab_col *c, size_t v, jj_arrow_stat
         if (c->kind != AB_DOUBLE) return 0;
         return *s = col_push8(c, &w->tape[v + 1]), v + 2;
     case JJ_STRING: {
-        if (c->kind != AB_STRING || (c->ts_maybe && !c->fixed)) return 0;
-        if ((jj_tape_str_flags(w0) & (JJ_STR_RAW | JJ_STR_ESCAPED)) != JJ_STR_RAW) return 0;
+        if (c->kind != AB_STRING || (jj_tape_str_flags(w0) & (JJ_STR_RAW | JJ_STR_ESCAPED)) != JJ_STR_RAW) return 0;
         size_t n = jj_tape_str_bytes(w->tape[v + 1]);
         if (n > c->data.cap - c->data.len || c->offsets.cap - c->offsets.len < 4 || c->data.len + n > INT32_MAX)
             return 0;
-        if (n) memcpy(c->data.data + c->data.len, w->input + jj_tape_str_offset(w0), n); /* data is NULL until used */
+        const uint8_t *text = w->input + jj_tape_str_offset(w0);
+        if (n) memcpy(c->data.data + c->data.len, text, n); /* data is NULL until used */
         c->data.len += n;
         uint32_t off = (uint32_t)c->data.len;
         memcpy(c->offsets.data + c->offsets.len, &off, 4);
         c->offsets.len += 4;
+        if (c->ts_maybe && !c->fixed && watch_timestamps(c, text, n)) return *s = JJ_ARROW_NOMEM, v + 2;
         return *s = col_mark_valid(c), v + 2;
     }
     case JJ_TRUE:
