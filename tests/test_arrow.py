@@ -515,3 +515,33 @@ def test_hypothesis_threads_inferred(first, second):
         assert outcomes[0] == outcomes[1]
     else:
         assert outcomes[0].schema == outcomes[1].schema and outcomes[0].equals(outcomes[1])
+
+
+@st.composite
+def common_timestamps(draw):
+    """"YYYY-MM-DDThh:mm:ss[Z]" texts with every field drawn a bit past its range, the
+    separators varied and now and then a byte that is not a digit (the builder reads
+    this shape by a quick way of its own)."""
+    fields = [draw(st.integers(0, top)) for top in (9999, 14, 33, 25, 61, 61)]
+    text = "{:04}-{:02}-{:02}{}{:02}:{:02}:{:02}{}".format(
+        *fields[:3], draw(st.sampled_from("T t")), *fields[3:], draw(st.sampled_from(["", "Z", "z", "+01"])))
+    if draw(st.booleans()) and draw(st.booleans()):
+        at = draw(st.integers(0, len(text) - 1))
+        text = text[:at] + draw(st.sampled_from("/:-x\x7f\u00e9 9")) + text[at + 1:]
+    return text
+
+
+@hyp_settings(200)
+@given(st.lists(common_timestamps(), min_size=1, max_size=4))
+def test_hypothesis_common_timestamps(texts):
+    data = ndjson([{"k": t} for t in texts])
+    assert_same(data)
+    # with a schema "t" and "z" read as "T" and "Z" (test_timestamp_lenient_forms)
+    upper = data.replace(b"t", b"T").replace(b"z", b"Z")
+    for unit in ("s", "ms", "ns"):
+        schema = pa.schema([("k", pa.timestamp(unit, tz="UTC"))])
+        got, exp = ours(data, schema), oracle(upper, schema)
+        if isinstance(exp, Exception):
+            assert isinstance(got, Exception), (texts, exp)
+        else:
+            assert not isinstance(got, Exception) and got.equals(exp), (texts, got)

@@ -243,6 +243,23 @@ static inline jj_arrow_status col_push8(ab_col *c, const void *v) {
     return col_mark_valid(c);
 }
 
+/* Room for len bytes more than b holds of prev's, if it can be had (a hint only). */
+static void buf_reserve_like(ab_buf *b, const ab_buf *prev) {
+    if (prev->len > b->len) (void)buf_reserve(b, prev->len + prev->len / 8 - b->len);
+}
+
+void ab_col_reserve_like(ab_col *c, const ab_col *prev) {
+    if (c->kind != prev->kind) return;
+    buf_reserve_like(&c->valid, &prev->valid);
+    buf_reserve_like(&c->data, &prev->data);
+    buf_reserve_like(&c->offsets, &prev->offsets);
+    if (c->ts_maybe && prev->ts_maybe) buf_reserve_like(&c->ts_values, &prev->ts_values);
+    for (size_t i = 0; i < c->n_kids && i < prev->n_kids; i++)
+        if (c->kids[i]->name_len == prev->kids[i]->name_len &&
+            memcmp(c->kids[i]->name, prev->kids[i]->name, c->kids[i]->name_len) == 0)
+            ab_col_reserve_like(c->kids[i], prev->kids[i]);
+}
+
 /* An int64 column's values as doubles, in place (an integer met a fraction). */
 void ab_col_ints_to_doubles(ab_col *c) {
     for (int64_t i = 0; i < c->length; i++) {
@@ -347,6 +364,23 @@ static jj_arrow_status tape_string(ab_walk *w, size_t t, const uint8_t **s, size
     return JJ_ARROW_OK;
 }
 
+/* An inferred string column whose strings all read as timestamps so far, given string s
+ * of the row being appended: its seconds kept (nulls before are zero), in case they all
+ * are; or the watch ends. -1 when memory ran out. */
+static int watch_timestamps(ab_col *c, const uint8_t *s, size_t n) {
+    int64_t v;
+    if (n >= 10 && s[4] == '-' && ab_parse_timestamp(s, n, 0, false, &v) == 0) {
+        size_t at = (size_t)c->length * 8;
+        if (buf_reserve(&c->ts_values, at + 8 - c->ts_values.len)) return -1;
+        memcpy(c->ts_values.data + at, &v, 8);
+        c->ts_values.len = at + 8;
+    } else {
+        c->ts_maybe = false;
+        buf_release(&c->ts_values);
+    }
+    return 0;
+}
+
 static jj_arrow_status append_string(ab_walk *w, const ab_path *at, ab_col *c, size_t t) {
     const uint8_t *s;
     size_t n;
@@ -367,19 +401,7 @@ static jj_arrow_status append_string(ab_walk *w, const ab_path *at, ab_col *c, s
     if (buf_push(&c->data, s, n)) return JJ_ARROW_NOMEM;
     uint32_t off = (uint32_t)c->data.len;
     if (buf_push(&c->offsets, &off, 4)) return JJ_ARROW_NOMEM;
-    if (c->ts_maybe && !c->fixed) {
-        /* keep the seconds as they are read (nulls before are zero), in case they all are */
-        int64_t v;
-        if (n >= 10 && s[4] == '-' && ab_parse_timestamp(s, n, 0, false, &v) == 0) {
-            size_t at = (size_t)c->length * 8;
-            if (buf_reserve(&c->ts_values, at + 8 - c->ts_values.len)) return JJ_ARROW_NOMEM;
-            memcpy(c->ts_values.data + at, &v, 8);
-            c->ts_values.len = at + 8;
-        } else {
-            c->ts_maybe = false;
-            buf_release(&c->ts_values);
-        }
-    }
+    if (c->ts_maybe && !c->fixed && watch_timestamps(c, s, n)) return JJ_ARROW_NOMEM;
     return col_mark_valid(c);
 }
 
@@ -440,6 +462,56 @@ static ab_col *find_field(ab_col *c, const uint8_t *key, size_t n, size_t *guess
     return NULL;
 }
 
+/* The value at tape index v appended to c where it is of the column's type already and
+ * needs nothing but a copy: an integer or a double into a number column, a string into a
+ * string column (timestamps watched as append_string does), a boolean. The tape index
+ * past the value when done (or *s set on a failure), 0 when append_value is to do it
+ * (types to infer, conversions, errors). */
+static inline size_t append_plain(ab_walk *w, ab_col *c, size_t v, jj_arrow_status *s) {
+    uint64_t w0 = w->tape[v];
+    jj_type type = jj_tape_type(w0);
+    if (type == JJ_RAW_NUMBER && (c->kind == AB_INT || c->kind == AB_DOUBLE)) {
+        size_t room = w->number_room > w->input_len ? w->number_room : w->input_len;
+        if (jj_lazy_finish(w->lazy, w->input, room, v) != JJ_OK) return *s = JJ_ARROW_NOMEM, v + 2;
+        w0 = w->tape[v];
+        type = jj_tape_type(w0);
+    }
+    switch (type) {
+    case JJ_INT64: {
+        int64_t i;
+        memcpy(&i, &w->tape[v + 1], 8);
+        if (c->kind == AB_INT) return *s = col_push8(c, &i), v + 2;
+        if (c->kind != AB_DOUBLE) return 0;
+        double d = (double)i;
+        return *s = col_push8(c, &d), v + 2;
+    }
+    case JJ_DOUBLE:
+        if (c->kind != AB_DOUBLE) return 0;
+        return *s = col_push8(c, &w->tape[v + 1]), v + 2;
+    case JJ_STRING: {
+        if (c->kind != AB_STRING || (jj_tape_str_flags(w0) & (JJ_STR_RAW | JJ_STR_ESCAPED)) != JJ_STR_RAW) return 0;
+        size_t n = jj_tape_str_bytes(w->tape[v + 1]);
+        if (n > c->data.cap - c->data.len || c->offsets.cap - c->offsets.len < 4 || c->data.len + n > INT32_MAX)
+            return 0;
+        const uint8_t *text = w->input + jj_tape_str_offset(w0);
+        if (n) memcpy(c->data.data + c->data.len, text, n); /* data is NULL until used */
+        c->data.len += n;
+        uint32_t off = (uint32_t)c->data.len;
+        memcpy(c->offsets.data + c->offsets.len, &off, 4);
+        c->offsets.len += 4;
+        if (c->ts_maybe && !c->fixed && watch_timestamps(c, text, n)) return *s = JJ_ARROW_NOMEM, v + 2;
+        return *s = col_mark_valid(c), v + 2;
+    }
+    case JJ_TRUE:
+    case JJ_FALSE:
+        if (c->kind != AB_BOOL) return 0;
+        if (bits_reserve(&c->data, c->length)) return *s = JJ_ARROW_NOMEM, v + 1;
+        if (type == JJ_TRUE) bit_set(c->data.data, c->length);
+        return *s = col_mark_valid(c), v + 1;
+    default: return 0;
+    }
+}
+
 static jj_arrow_status append_object(ab_walk *w, const ab_path *at, ab_col *c, size_t t, int depth) {
     const uint64_t *tape = w->tape;
     size_t end = (size_t)jj_tape_payload(tape[t]);
@@ -448,9 +520,19 @@ static jj_arrow_status append_object(ab_walk *w, const ab_path *at, ab_col *c, s
     for (size_t i = t + 2; i < end;) {
         const uint8_t *key;
         size_t n;
-        if (tape_string(w, i, &key, &n)) return JJ_ARROW_NOMEM;
+        uint64_t k0 = tape[i];
+        if ((jj_tape_str_flags(k0) & (JJ_STR_RAW | JJ_STR_ESCAPED)) == JJ_STR_RAW) { /* as tape_string, inline */
+            key = w->input + jj_tape_str_offset(k0);
+            n = jj_tape_str_bytes(tape[i + 1]);
+        } else if (tape_string(w, i, &key, &n)) {
+            return JJ_ARROW_NOMEM;
+        }
         size_t v = i + 2;
-        ab_col *kid = find_field(c, key, n, &guess);
+        ab_col *kid;
+        if (guess < c->n_kids && name_is(c->kids[guess], key, n)) /* the field after the last one */
+            kid = c->kids[guess++];
+        else
+            kid = find_field(c, key, n, &guess);
         if (!kid) {
             if (c->fixed) {
                 if (w->error_on_unknown) {
@@ -469,13 +551,21 @@ static jj_arrow_status append_object(ab_walk *w, const ab_path *at, ab_col *c, s
             }
             guess = c->n_kids;
         }
-        jj_arrow_status s = catch_up(kid, row);
-        if (s) return s;
-        ab_path here = {at, kid, false};
-        if (kid->length > row) return walk_fail(w, &here, JJ_ARROW_DUPLICATE, "specified twice%s%s", "", "");
-        s = append_value(w, &here, kid, v, depth + 1);
-        if (s) return s;
-        i = jj_tape_skip(tape, v);
+        jj_arrow_status s;
+        if (kid->length != row) {
+            if ((s = catch_up(kid, row))) return s;
+            if (kid->length > row) {
+                ab_path here = {at, kid, false};
+                return walk_fail(w, &here, JJ_ARROW_DUPLICATE, "specified twice%s%s", "", "");
+            }
+        }
+        if ((i = append_plain(w, kid, v, &s))) {
+            if (s) return s;
+        } else {
+            ab_path here = {at, kid, false};
+            if ((s = append_value(w, &here, kid, v, depth + 1))) return s;
+            i = jj_tape_skip(tape, v);
+        }
     }
     return col_mark_valid(c); /* the fields it lacks are caught up later */
 }

@@ -71,6 +71,7 @@ static jj_arrow_status start_part(jj_arrow_reader *r, ab_read *rd) {
     rd->root = ab_type_seed(r->merged);
     if (!rd->root) return JJ_ARROW_NOMEM;
     rd->root->flags = 0;
+    if (r->n_parts) ab_col_reserve_like(rd->root, r->parts[r->n_parts - 1].root);
     return JJ_ARROW_OK;
 }
 

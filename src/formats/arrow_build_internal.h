@@ -94,6 +94,10 @@ jj_arrow_status ab_col_set_kind(ab_col *c, ab_kind k);
 int ab_col_add_kid(ab_col *c, ab_col *kid);
 /* An int64 column's values as doubles, in place (an integer met a fraction). */
 void ab_col_ints_to_doubles(ab_col *c);
+/* Gives c's buffers (and its fields', matched by place and name) room for about what
+ * prev's hold, where their kinds agree: a window of records read after one like it
+ * grows its columns once. Only a hint: nothing changes where memory is short. */
+void ab_col_reserve_like(ab_col *c, const ab_col *prev);
 
 /* arrow_build_time.c: an ISO 8601 timestamp (see jetjson_arrow.h) in units of 10^-(3*unit)
  * seconds since 1970. allow_fraction: the forms a schema's timestamp reads (a fraction,

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "arrow_build_internal.h"
+#include "jetjson_parts.h"
 
 jj_arrow_status ab_read_reset(ab_read *r) {
     ab_col_free(r->root);
@@ -161,19 +162,21 @@ static jj_arrow_status read_parallel(const ab_read *base, size_t threads, ab_par
     if (threads > 256) threads = 256;
     if (threads < 2) return JJ_ARROW_JSON;
     ab_job *jobs = calloc(threads, sizeof *jobs);
-    if (!jobs) return JJ_ARROW_NOMEM;
-    size_t n = 0, from = 0, total = 0;
-    jj_arrow_status s = JJ_ARROW_OK;
-    for (size_t i = 0; i < threads && from < base->len; i++) {
-        size_t to = base->len;
-        if (i + 1 < threads) {
-            size_t target = base->len / threads * (i + 1);
-            const uint8_t *nl = target > from ? memchr(base->buf + target, '\n', base->len - target) : NULL;
-            to = nl ? (size_t)(nl - base->buf) + 1 : base->len;
-        }
-        jobs[n++] = (ab_job){.buf = base->buf + from, .len = to - from, .base = base};
-        from = to;
+    size_t *ends = malloc(threads * sizeof *ends);
+    if (!jobs || !ends) {
+        free(jobs);
+        free(ends);
+        return JJ_ARROW_NOMEM;
     }
+    /* parts of about len / threads bytes, whole lines each */
+    size_t n = jj_cut_at_lines(base->buf, base->len, (base->len + threads - 1) / threads, ends, threads);
+    size_t total = 0;
+    jj_arrow_status s = JJ_ARROW_OK;
+    for (size_t i = 0; i < n; i++) {
+        size_t from = i ? ends[i - 1] : 0;
+        jobs[i] = (ab_job){.buf = base->buf + from, .len = ends[i] - from, .base = base};
+    }
+    free(ends);
     for (size_t i = 0; i < n; i++) {
         /* the last part is read here, and any part whose thread could not start */
         jobs[i].started = i + 1 < n && pthread_create(&jobs[i].thread, NULL, job_run, &jobs[i]) == 0;

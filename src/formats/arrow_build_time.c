@@ -1,5 +1,7 @@
 /* ISO 8601 timestamps for the Arrow builder: the forms pyarrow's JSON reader takes
  * (jetjson_arrow.h lists them), turned into a count of units since 1970-01-01 UTC. */
+#include <string.h>
+
 #include "arrow_build_internal.h"
 
 /* Reads exactly n digits at s into *v. */
@@ -32,8 +34,47 @@ static int64_t days_since_epoch(int y, int m, int d) {
     return era * 146097 + day_of_era - 719468;
 }
 
+static const int64_t per_second[] = {1, 1000, 1000000, 1000000000};
+
+/* The most common form, "YYYY-MM-DDThh:mm:ss" with 'T' or ' ' and an optional 'Z', read
+ * without the general walk (a column of them is checked row by row while inferring):
+ * 1 when s is not of that shape (the general reading decides), else what it returns. */
+static int parse_common(const uint8_t *s, size_t n, int unit, int64_t *out) {
+    if ((n != 19 && !(n == 20 && s[19] == 'Z')) || s[4] != '-' || s[7] != '-' || (s[10] != 'T' && s[10] != ' ') ||
+        s[13] != ':' || s[16] != ':')
+        return 1;
+    /* each byte at a digit's place is '0'..'9': its high half 3, and still 3 after adding 6
+     * (a byte of 0xfa or more fails the first test, so a carry out of it does not matter) */
+    uint64_t date, time;
+    memcpy(&date, s, 8);      /* YYYY-MM- */
+    memcpy(&time, s + 11, 8); /* hh:mm:ss */
+    static const uint8_t date_places[8] = {255, 255, 255, 255, 0, 255, 255, 0};
+    static const uint8_t time_places[8] = {255, 255, 0, 255, 255, 0, 255, 255};
+    uint64_t date_digits, time_digits; /* the digits' bytes, in either byte order */
+    memcpy(&date_digits, date_places, 8);
+    memcpy(&time_digits, time_places, 8);
+    const uint64_t high = 0xf0f0f0f0f0f0f0f0ull, threes = 0x3030303030303030ull, sixes = 0x0606060606060606ull;
+    if (((date & high) ^ threes) & date_digits || (((date + sixes) & high) ^ threes) & date_digits ||
+        ((time & high) ^ threes) & time_digits || (((time + sixes) & high) ^ threes) & time_digits ||
+        (unsigned)(s[8] - '0') > 9 || (unsigned)(s[9] - '0') > 9)
+        return 1;
+#define AB_DIGIT(k) (s[k] - '0')
+    int y = AB_DIGIT(0) * 1000 + AB_DIGIT(1) * 100 + AB_DIGIT(2) * 10 + AB_DIGIT(3), mo = AB_DIGIT(5) * 10 + AB_DIGIT(6),
+        d = AB_DIGIT(8) * 10 + AB_DIGIT(9), h = AB_DIGIT(11) * 10 + AB_DIGIT(12), mi = AB_DIGIT(14) * 10 + AB_DIGIT(15),
+        sec = AB_DIGIT(17) * 10 + AB_DIGIT(18);
+#undef AB_DIGIT
+    if (mo < 1 || mo > 12 || d < 1 || d > month_days(y, mo) || h > 23 || mi > 59 || sec > 59) return -1;
+    int64_t seconds = days_since_epoch(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec;
+    return __builtin_mul_overflow(seconds, per_second[unit], out) ? -1 : 0;
+}
+
 int ab_parse_timestamp(const uint8_t *s, size_t n, int unit, bool allow_fraction, int64_t *out) {
-    static const int64_t per_second[] = {1, 1000, 1000000, 1000000000};
+    if (n >= 19) {
+        int64_t v;
+        int r = parse_common(s, n, unit, &v);
+        if (r == 0) *out = v;
+        if (r <= 0) return r;
+    }
     int y, mo, d, h = 0, mi = 0, sec = 0;
     int64_t frac = 0;
     size_t i = 10;

@@ -43,7 +43,25 @@ static void test_cut(void) {
     }
     CHECK(jj_cut_at_lines(buf, len, 10, ends, 3) == 3, "at most max_parts");
     CHECK(jj_cut_at_lines(buf, 0, 10, ends, 3) == 0, "nothing for nothing");
+    /* cut for n threads (as loads_arrow does): at most n parts of whole lines */
+    for (size_t threads = 1; threads <= 9; threads++) {
+        size_t n = jj_cut_at_lines(buf, len, (len + threads - 1) / threads, ends, threads);
+        CHECK(n >= 1 && n <= threads && ends[n - 1] == len, "%zu threads: at most that many parts", threads);
+        for (size_t i = 0; i + 1 < n; i++) CHECK(buf[ends[i] - 1] == '\n', "%zu threads: part %zu ends a line", threads, i);
+    }
+    CHECK(jj_cut_at_lines(buf, len, 10, ends, 1) == 1 && ends[0] == len, "one part takes all");
     free(buf);
+    /* no '\n' at the end; a line longer than a block; a block that ends on a '\n' */
+    static const uint8_t text[] = "ab\ncdefghij\nk\nlm";
+    size_t text_len = sizeof text - 1;
+    size_t n = jj_cut_at_lines(text, text_len, 3, ends, 8);
+    CHECK(n == 3 && ends[0] == 3 && ends[1] == 12 && ends[2] == text_len, "short input cut in %zu", n);
+    n = jj_cut_at_lines(text, text_len, 4, ends, 8);
+    CHECK(n == 2 && ends[0] == 12 && ends[1] == text_len, "long line kept whole (%zu)", n);
+    n = jj_cut_at_lines((const uint8_t *)"\n\n\n", 3, 1, ends, 8);
+    CHECK(n == 3 && ends[0] == 1 && ends[1] == 2 && ends[2] == 3, "empty lines (%zu)", n);
+    n = jj_cut_at_lines((const uint8_t *)"abcdef", 6, 2, ends, 8);
+    CHECK(n == 1 && ends[0] == 6, "no line end: one part");
 }
 
 /* Part i writes its number; part `fail_at` fails. */
