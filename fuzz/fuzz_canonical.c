@@ -15,7 +15,9 @@
 #include "jetjson.h"
 #include "jetjson_canonical.h"
 
-static jj_parser g_in, g_out, g_again;
+static jj_parser *g_in;
+static jj_parser *g_out;
+static jj_parser *g_again;
 static int g_ready;
 
 static const uint8_t *string_bytes(const jj_parser *p, const uint8_t *input, size_t t, size_t *len) {
@@ -101,10 +103,10 @@ static void check_output(const uint8_t *in, const uint8_t *out, size_t out_len) 
     jj_sink again;
     if (!text || !mini || jj_sink_init_malloc(&again, 64)) abort();
     memcpy(text, out, out_len);
-    if (jj_parse(&g_out, text, out_len) != JJ_OK) abort();
-    if (!same_value(&g_in, in, 0, &g_out, text, 0)) abort();
+    if (jj_parse(g_out, text, out_len) != JJ_OK) abort();
+    if (!same_value(g_in, in, 0, g_out, text, 0)) abort();
     size_t fault = 0, again_len = 0, mini_len = 0, off = 0;
-    if (jj_canonicalize(&g_again, text, out_len, &again, &fault) != JJ_CANON_OK) abort();
+    if (jj_canonicalize(g_again, text, out_len, &again, &fault) != JJ_CANON_OK) abort();
     if (jj_sink_finish(&again, &again_len) != 0) abort();
     if (again_len != out_len || memcmp(again.start, text, out_len) != 0) abort();
     if (jj_minify(text, out_len, mini, &mini_len, &off) != JJ_OK || mini_len != out_len ||
@@ -117,9 +119,9 @@ static void check_output(const uint8_t *in, const uint8_t *out, size_t out_len) 
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!g_ready) {
-        jj_parser_init(&g_in);
-        jj_parser_init(&g_out);
-        jj_parser_init(&g_again);
+        g_in = jj_parser_new();
+        g_out = jj_parser_new();
+        g_again = jj_parser_new();
         g_ready = 1;
     }
     uint8_t *buf = malloc(size ? size : 1);
@@ -128,11 +130,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     jj_sink whole, written;
     if (jj_sink_init_malloc(&whole, 64) || jj_sink_init_malloc(&written, 64)) abort();
     size_t fault_whole = 0, fault_written = 0;
-    jj_canon_status st = jj_canonicalize(&g_again, buf, size, &whole, &fault_whole);
-    if (jj_parse(&g_in, buf, size) != JJ_OK) {
+    jj_canon_status st = jj_canonicalize(g_again, buf, size, &whole, &fault_whole);
+    if (jj_parse(g_in, buf, size) != JJ_OK) {
         if (st != JJ_CANON_PARSE) abort();
     } else {
-        jj_canon_status st2 = jj_canonical_write(&g_in, buf, &written, &fault_written);
+        jj_canon_status st2 = jj_canonical_write(g_in, buf, &written, &fault_written);
         if (st2 == JJ_CANON_NOMEM) abort(); /* nothing here is big enough to fail honestly */
         if (st != st2 || (st != JJ_CANON_OK && fault_whole != fault_written)) abort();
         size_t a = jj_sink_len(&whole), b = jj_sink_len(&written);
