@@ -3,11 +3,11 @@
  * The engine knows nothing of Python. It turns JSON text into a tape (a flat array of
  * 64-bit words, one or two per value) that consumers walk without re-parsing.
  *
- * Ownership: a jj_parser owns every buffer it fills (structural index, tape, string
- * buffer). The tape stays valid until the next jj_parse() on the same parser or until
- * jj_parser_free(). The input buffer is only read, never written, and never read past
- * `len` (no padding is required). Strings without escapes point into the input, so the
- * input must outlive the tape.
+ * Ownership: a jj_parser (opaque, from jj_parser_new) owns every buffer it fills
+ * (structural index, tape, string buffer). The tape stays valid until the next parse on
+ * the same parser, jj_parser_free() or jj_parser_delete(). The input buffer is only read,
+ * never written, and never read past `len` (no padding is required). Strings without
+ * escapes point into the input, so the input must outlive the tape.
  *
  * Threads: a jj_parser is used by one thread at a time. Everything process-wide (the
  * kernel table) is plain data set once, so any number of parsers may run at once.
