@@ -182,6 +182,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static const size_t blocks[] = {1, 7, 64, 1u << 20}, chunks[] = {1, 2, 5, 16, 61, 256, 4096, 1u << 20};
     if (!g_ready) {
         g_parser = jj_parser_new();
+        if (!g_parser) abort(); /* out of memory */
         g_ready = 1;
     }
     if (size == 0) return 0;

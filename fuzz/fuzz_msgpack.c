@@ -76,6 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!g_ready) {
         g_parser = jj_parser_new();
+        if (!g_parser) abort(); /* out of memory */
         g_ready = 1;
     }
     if (size == 0) return 0;

@@ -51,7 +51,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     jj_parser *p;
     jj_parser *q;
     p = jj_parser_new();
+    if (!p) abort(); /* out of memory */
     q = jj_parser_new();
+    if (!q) abort(); /* out of memory */
     size_t sk_start = 0, sk_end = 0, sk_fa = 0;
     int sk = JJ_SKIM_MALFORMED;
     if (jj_skim_index(p, buf, len) == JJ_OK) {

@@ -389,6 +389,7 @@ static void test_reader(void) {
 
 int main(void) {
     g_parser = jj_parser_new();
+    if (!g_parser) abort(); /* out of memory */
     test_inference();
     test_batches();
     test_errors();

@@ -288,6 +288,7 @@ static void test_key_order(void) {
 
 int main(void) {
     g_parser = jj_parser_new();
+    if (!g_parser) abort(); /* out of memory */
     test_rfc_examples();
     test_errors();
     test_depth();

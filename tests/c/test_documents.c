@@ -71,6 +71,7 @@ static void render(const uint64_t *tape, size_t tape_len, const uint8_t *strings
 /* What jj_parse makes of buf[start, end) alone. */
 static jj_error render_alone(const uint8_t *buf, size_t start, size_t end, text *out) {
     jj_parser *p = jj_parser_new();
+    if (!p) abort(); /* out of memory */
     uint8_t *copy = malloc(end - start + 1);
     memcpy(copy, buf + start, end - start);
     jj_error err = jj_parse(p, copy, end - start);
@@ -106,6 +107,7 @@ static void test_stream(int glue) {
     put(&buf, "\n", 1);
     const uint8_t *b = (const uint8_t *)buf.s;
     jj_parser *p = jj_parser_new();
+    if (!p) abort(); /* out of memory */
     jj_many m;
     CHECK(jj_many_start(&m, p, b, buf.len, 0) == JJ_OK, "start");
     for (size_t i = 0; i < NDOCS; i++) {
@@ -147,6 +149,7 @@ static void test_stream(int glue) {
 
 static void test_bad_documents(void) {
     jj_parser *p = jj_parser_new();
+    if (!p) abort(); /* out of memory */
     jj_many m;
     size_t s, e;
     const char *in = "[1] [2,] {\"a\":3}\n[\"\xff\"] 4";
@@ -186,6 +189,7 @@ typedef struct many_step {
 
 static size_t many_steps(const uint8_t *b, size_t len, unsigned flags, many_step *out, size_t max, int *lazy) {
     jj_parser *p = jj_parser_new();
+    if (!p) abort(); /* out of memory */
     jj_many m;
     CHECK(jj_many_start(&m, p, b, len, flags) == JJ_OK, "start");
     *lazy = (m.flags & JJ_MANY_LAZY) != 0;
@@ -267,6 +271,7 @@ static void test_lazy_many(int glue) {
 
 static void test_owned_document(void) {
     jj_parser *p = jj_parser_new();
+    if (!p) abort(); /* out of memory */
     const char *first = "{\"k\": [\"a\\nb\", 1.5, 7]}";
     const char *second = "[\"other\\t\", 2]";
     CHECK(jj_parse(p, (const uint8_t *)first, strlen(first)) == JJ_OK, "parse");

@@ -267,6 +267,7 @@ static void round_trip(const char *name, const uint8_t *json, size_t len) {
           "%s: MessagePack differs after a round trip", name);
     /* the JSON written parses to the original's values (same tape, entry for entry) */
     jj_parser *other = jj_parser_new();
+    if (!other) abort(); /* out of memory */
     CHECK(jj_parse(g_parser, json, len) == JJ_OK && jj_parse(other, text, text_len) == JJ_OK &&
               jj_test_same_values(g_parser, json, other, text, 0),
           "%s: values differ after a round trip", name);
@@ -359,6 +360,7 @@ static void test_sink_failure(void) {
 
 int main(void) {
     g_parser = jj_parser_new();
+    if (!g_parser) abort(); /* out of memory */
     test_spec_vectors();
     test_escape_utf8();
     test_depth_and_ndjson();

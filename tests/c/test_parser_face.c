@@ -64,6 +64,7 @@ static void check_document(jj_parser *p, jj_parser *other, const uint8_t *buf, s
 static void test_fresh(void) {
     jj_parser_delete(NULL); /* nothing to do */
     jj_parser *p = jj_parser_new();
+    if (!p) abort(); /* out of memory */
     CHECK(p != NULL, "jj_parser_new");
     if (!p) return;
     const jj_doc *r = jj_parser_result(p);
@@ -86,6 +87,7 @@ static void test_fresh(void) {
 
 static void test_documents(void) {
     jj_parser *p = jj_parser_new(), *other = jj_parser_new();
+    if (!p || !other) abort(); /* out of memory */
     static const char *const small[] = {"0", "[]", "{}", "\"s\"", " [1, {\"k\": [true, false, null]}, \"\\\"q\"] ",
                                         "-1.5e10", "{\"a\":{\"b\":{\"c\":[[[]]]}}}"};
     for (size_t i = 0; i < sizeof small / sizeof *small; i++)
@@ -118,6 +120,7 @@ static void test_errors(void) {
     static const char *const bad[] = {"", "   ", "[1,]", "{\"a\" 1}", "[1 2]", "\"abc", "[\"\x01\"]", "[\"\\x\"]",
                                       "01", "{1:2}", "[] x", "[\"\xff\"]", "tru", "[1e]"};
     jj_parser *p = jj_parser_new(), *v = jj_parser_new();
+    if (!p || !v) abort(); /* out of memory */
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         const uint8_t *buf = (const uint8_t *)bad[i];
         size_t len = strlen(bad[i]);

@@ -73,6 +73,7 @@ static void prefixes_of(const char *name, const uint8_t *doc, size_t len, jj_par
                   (int)kind);
             if (kind == JJ_PARTIAL_COMPLETED) {
                 jj_parser *q = jj_parser_new();
+                if (!q) abort(); /* out of memory */
                 jj_error err = jj_parse(q, s.start, out_len);
                 /* a cut inside a lone surrogate or bad UTF-8 kept by keep_string is the
                  * parser's to refuse; everything else must parse */
@@ -107,6 +108,7 @@ static void folder(const char *sub, jj_parser *p) {
 int main(void) {
     hand_cases();
     jj_parser *p = jj_parser_new();
+    if (!p) abort(); /* out of memory */
     folder("corpus", p);
     folder("JSONTestSuite/test_parsing", p);
     jj_parser_delete(p);

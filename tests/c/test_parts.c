@@ -84,6 +84,7 @@ static void same_result(const uint8_t *buf, size_t len, int to_json, unsigned fl
     if (jj_sink_init_malloc(&one, 64) || jj_sink_init_malloc(&many, 64)) abort();
     jj_mp_status s1, s2;
     jj_parser *p = jj_parser_new();
+    if (!p) abort(); /* out of memory */
     jj_mp_error e1, e2;
     if (to_json) {
         e1 = jj_msgpack_to_json(buf, len, flags, &one, &s1);
@@ -113,6 +114,7 @@ static void test_msgpack(void) {
             /* the MessagePack stream of the good documents, to read back */
             jj_sink mp;
             jj_parser *p = jj_parser_new();
+            if (!p) abort(); /* out of memory */
             if (jj_sink_init_malloc(&mp, len)) abort();
             jj_mp_status st;
             if (!bads[b]) CHECK(jj_json_to_msgpack(p, json, len, JJ_MP_NDJSON, &mp, &st) == JJ_MP_OK, "packed");

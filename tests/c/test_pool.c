@@ -63,6 +63,7 @@ static size_t window_end(const uint8_t *buf, size_t len, size_t at, size_t batch
 /* One window read on this thread with jj_many_next, compared with w (parsed elsewhere). */
 static void compare_window(const jj_window *w, unsigned flags) {
     jj_parser *p = jj_parser_new();
+    if (!p) abort(); /* out of memory */
     jj_many m;
     jj_error err = jj_many_start(&m, p, w->buf, w->len, flags);
     CHECK(err == JJ_OK, "jj_many_start: %d", err);
@@ -80,6 +81,7 @@ static void compare_window(const jj_window *w, unsigned flags) {
               d->start, d->end, r, s, e);
         if (r == JJ_OK) {
             jj_parser *holder = jj_parser_new();
+            if (!holder) abort(); /* out of memory */
             jj_window_view(w, i, holder);
             const jj_doc *view = jj_parser_result(holder), *mine = jj_parser_result(p);
             CHECK(view->tape_len == mine->tape_len && memcmp(view->tape, mine->tape, mine->tape_len * sizeof *mine->tape) == 0,
@@ -101,6 +103,7 @@ static void compare_window(const jj_window *w, unsigned flags) {
 /* The lazy form: each document's lazy tape is jj_parse_lazy's of its text alone. */
 static void compare_lazy(const jj_window *w) {
     jj_parser *p = jj_parser_new();
+    if (!p) abort(); /* out of memory */
     for (size_t i = 0; i < w->count; i++) {
         const jj_window_doc *d = &w->docs[i];
         if (d->err != JJ_OK) break;
