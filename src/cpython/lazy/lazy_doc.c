@@ -115,8 +115,9 @@ static int jj_build_object_table(jj_lazy_doc *d, jj_table *tb, size_t at) {
     while (cap < 2 * n) cap *= 2;
     size_t *slots = PyMem_Calloc(cap, sizeof *slots);
     if (!slots) return 0;
+    const uint64_t *tape = d->tape->tape; /* finishing keys never moves the tape */
     size_t t = at + 2;
-    for (size_t k = 0; k < n; k++, t = jj_tape_skip(d->tape->tape, t + 2)) {
+    for (size_t k = 0; k < n; k++, t = jj_tape_skip(tape, t + 2)) {
         size_t len = 0, olen = 0;
         const uint8_t *s = jj_doc_key(d, t, &len);
         if (!s) {
@@ -184,8 +185,9 @@ static void jj_build_array_table(jj_lazy_doc *d, jj_table *tb, size_t at) {
     size_t n = jj_count(d, at);
     size_t *slots = PyMem_Malloc(n * sizeof *slots);
     if (!slots) return;
+    const uint64_t *tape = d->tape->tape; /* finishing entries never moves the tape */
     size_t t = at + 2;
-    for (size_t k = 0; k < n; k++, t = jj_tape_skip(d->tape->tape, t)) slots[k] = t;
+    for (size_t k = 0; k < n; k++, t = jj_tape_skip(tape, t)) slots[k] = t;
     tb->slots = slots;
 }
 
@@ -193,8 +195,9 @@ size_t jj_array_element(jj_lazy_doc *d, size_t at, size_t i) {
     size_t n = jj_count(d, at);
     jj_table *tb = n > JJ_SCAN_ONLY && i > JJ_SCAN_ONLY ? jj_table_of(d, at, 1) : NULL;
     if (tb && tb->slots) return tb->slots[i];
+    const uint64_t *tape = d->tape->tape;
     size_t t = at + 2;
-    for (size_t k = 0; k < i; k++) t = jj_tape_skip(d->tape->tape, t);
+    for (size_t k = 0; k < i; k++) t = jj_tape_skip(tape, t);
     if (tb && (tb->scanned += i) > n) jj_build_array_table(d, tb, at);
     return t;
 }
