@@ -14,7 +14,7 @@
 
 #include "jetjson_arrow.h"
 
-static jj_parser g_parser;
+static jj_parser *g_parser;
 static int g_ready;
 static volatile uint8_t g_sink; /* every byte of every buffer is read into it */
 
@@ -106,7 +106,7 @@ static outcome read_whole(const uint8_t *data, size_t size, const struct ArrowSc
     struct ArrowArrayStream stream;
     jj_arrow_error err;
     int64_t rows;
-    jj_arrow_status s = jj_arrow_read_ndjson(&g_parser, data, size, schema, opt, &stream, &rows, &err);
+    jj_arrow_status s = jj_arrow_read_ndjson(g_parser, data, size, schema, opt, &stream, &rows, &err);
     return result(s, &stream, rows, &err);
 }
 
@@ -181,7 +181,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static const size_t blocks[] = {1, 7, 64, 1u << 20}, chunks[] = {1, 2, 5, 16, 61, 256, 4096, 1u << 20};
     if (!g_ready) {
-        jj_parser_init(&g_parser);
+        g_parser = jj_parser_new();
+        if (!g_parser) abort(); /* out of memory */
         g_ready = 1;
     }
     if (size == 0) return 0;

@@ -15,17 +15,19 @@
 #include "jetjson.h"
 #include "jetjson_canonical.h"
 
-static jj_parser g_in, g_out, g_again;
+static jj_parser *g_in;
+static jj_parser *g_out;
+static jj_parser *g_again;
 static int g_ready;
 
-static const uint8_t *string_bytes(const jj_parser *p, const uint8_t *input, size_t t, size_t *len) {
+static const uint8_t *string_bytes(const jj_doc *p, const uint8_t *input, size_t t, size_t *len) {
     uint64_t w = p->tape[t];
     *len = jj_tape_str_bytes(p->tape[t + 1]);
     return (jj_tape_str_flags(w) & JJ_STR_IN_INPUT ? input : p->strings) + jj_tape_str_offset(w);
 }
 
 /* The double a number entry stands for; 0 when the entry is not a number. */
-static int number_value(const jj_parser *p, const uint8_t *input, size_t t, double *v) {
+static int number_value(const jj_doc *p, const uint8_t *input, size_t t, double *v) {
     uint64_t w = p->tape[t], w1 = p->tape[t + 1];
     switch (jj_tape_type(w)) {
     case JJ_INT64: *v = (double)(int64_t)w1; return 1;
@@ -45,7 +47,7 @@ static int number_value(const jj_parser *p, const uint8_t *input, size_t t, doub
 }
 
 /* The value at a->tape[ta] (text ain) equals the one at b->tape[tb] (text bin). */
-static int same_value(const jj_parser *a, const uint8_t *ain, size_t ta, const jj_parser *b, const uint8_t *bin,
+static int same_value(const jj_doc *a, const uint8_t *ain, size_t ta, const jj_doc *b, const uint8_t *bin,
                       size_t tb) {
     jj_type x = jj_tape_type(a->tape[ta]), y = jj_tape_type(b->tape[tb]);
     double u, v;
@@ -101,10 +103,10 @@ static void check_output(const uint8_t *in, const uint8_t *out, size_t out_len) 
     jj_sink again;
     if (!text || !mini || jj_sink_init_malloc(&again, 64)) abort();
     memcpy(text, out, out_len);
-    if (jj_parse(&g_out, text, out_len) != JJ_OK) abort();
-    if (!same_value(&g_in, in, 0, &g_out, text, 0)) abort();
+    if (jj_parse(g_out, text, out_len) != JJ_OK) abort();
+    if (!same_value(jj_parser_result(g_in), in, 0, jj_parser_result(g_out), text, 0)) abort();
     size_t fault = 0, again_len = 0, mini_len = 0, off = 0;
-    if (jj_canonicalize(&g_again, text, out_len, &again, &fault) != JJ_CANON_OK) abort();
+    if (jj_canonicalize(g_again, text, out_len, &again, &fault) != JJ_CANON_OK) abort();
     if (jj_sink_finish(&again, &again_len) != 0) abort();
     if (again_len != out_len || memcmp(again.start, text, out_len) != 0) abort();
     if (jj_minify(text, out_len, mini, &mini_len, &off) != JJ_OK || mini_len != out_len ||
@@ -117,9 +119,12 @@ static void check_output(const uint8_t *in, const uint8_t *out, size_t out_len) 
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!g_ready) {
-        jj_parser_init(&g_in);
-        jj_parser_init(&g_out);
-        jj_parser_init(&g_again);
+        g_in = jj_parser_new();
+        if (!g_in) abort(); /* out of memory */
+        g_out = jj_parser_new();
+        if (!g_out) abort(); /* out of memory */
+        g_again = jj_parser_new();
+        if (!g_again) abort(); /* out of memory */
         g_ready = 1;
     }
     uint8_t *buf = malloc(size ? size : 1);
@@ -128,11 +133,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     jj_sink whole, written;
     if (jj_sink_init_malloc(&whole, 64) || jj_sink_init_malloc(&written, 64)) abort();
     size_t fault_whole = 0, fault_written = 0;
-    jj_canon_status st = jj_canonicalize(&g_again, buf, size, &whole, &fault_whole);
-    if (jj_parse(&g_in, buf, size) != JJ_OK) {
+    jj_canon_status st = jj_canonicalize(g_again, buf, size, &whole, &fault_whole);
+    if (jj_parse(g_in, buf, size) != JJ_OK) {
         if (st != JJ_CANON_PARSE) abort();
     } else {
-        jj_canon_status st2 = jj_canonical_write(&g_in, buf, &written, &fault_written);
+        jj_canon_status st2 = jj_canonical_write(g_in, buf, &written, &fault_written);
         if (st2 == JJ_CANON_NOMEM) abort(); /* nothing here is big enough to fail honestly */
         if (st != st2 || (st != JJ_CANON_OK && fault_whole != fault_written)) abort();
         size_t a = jj_sink_len(&whole), b = jj_sink_len(&written);

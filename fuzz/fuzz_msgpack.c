@@ -13,7 +13,7 @@
 #include "jetjson.h"
 #include "jetjson_msgpack.h"
 
-static jj_parser g_parser;
+static jj_parser *g_parser;
 static int g_ready;
 
 /* 0, or the reader's error. */
@@ -28,7 +28,7 @@ static int to_json(const uint8_t *buf, size_t len, unsigned flags, jj_sink *out)
 static int to_msgpack(const uint8_t *buf, size_t len, unsigned flags, jj_sink *out) {
     jj_mp_status st;
     if (jj_sink_init_malloc(out, 64)) abort();
-    jj_mp_error e = jj_json_to_msgpack(&g_parser, buf, len, flags, out, &st);
+    jj_mp_error e = jj_json_to_msgpack(g_parser, buf, len, flags, out, &st);
     if (e == JJ_MP_NOMEM) abort(); /* nothing here is big enough to fail honestly */
     return e == JJ_MP_OK ? 0 : -1;
 }
@@ -43,7 +43,7 @@ static void as_msgpack(const uint8_t *data, size_t size, unsigned opts) {
     jj_sink json, mp, json2;
     if (to_json(data, size, flags, &json) == 0 && !(flags & JJ_MP_NO_UTF8_CHECK)) {
         unsigned nd = flags & JJ_MP_STREAM ? JJ_MP_NDJSON : 0;
-        if (!(flags & JJ_MP_STREAM) && jj_parse(&g_parser, json.start, jj_sink_len(&json)) != JJ_OK) abort();
+        if (!(flags & JJ_MP_STREAM) && jj_parse(g_parser, json.start, jj_sink_len(&json)) != JJ_OK) abort();
         if (to_msgpack(json.start, jj_sink_len(&json), nd, &mp) != 0) abort();
         if (to_json(mp.start, jj_sink_len(&mp), flags & JJ_MP_STREAM, &json2) != 0 || !same(&json, &json2)) abort();
         jj_sink_free_malloc(&json2);
@@ -75,7 +75,8 @@ static void as_json(const uint8_t *data, size_t size, unsigned opts) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!g_ready) {
-        jj_parser_init(&g_parser);
+        g_parser = jj_parser_new();
+        if (!g_parser) abort(); /* out of memory */
         g_ready = 1;
     }
     if (size == 0) return 0;

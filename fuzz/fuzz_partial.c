@@ -28,22 +28,22 @@ static jj_partial_kind run(const uint8_t *data, size_t len, int keep, jj_parser 
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    jj_parser p;
-    jj_parser_init(&p);
+    jj_parser *p = jj_parser_new();
+    if (!p) abort(); /* out of memory */
     run(data, size, 0, NULL);
     run(data, size, 1, NULL);
-    if (jj_parse(&p, data, size) == JJ_OK) {
-        jj_parser q;
-        jj_parser_init(&q);
+    if (jj_parse(p, data, size) == JJ_OK) {
+        jj_parser *q = jj_parser_new();
+        if (!q) abort(); /* out of memory */
         size_t step = size / 16 + 1;
         for (size_t cut = 0; cut <= size; cut += step) {
             for (int keep = 0; keep < 2; keep++) {
-                jj_partial_kind kind = run(data, cut, keep, &q);
+                jj_partial_kind kind = run(data, cut, keep, q);
                 if (kind == JJ_PARTIAL_MALFORMED || kind == JJ_PARTIAL_NOMEM) abort();
             }
         }
-        jj_parser_free(&q);
+        jj_parser_delete(q);
     }
-    jj_parser_free(&p);
+    jj_parser_delete(p);
     return 0;
 }

@@ -48,22 +48,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!ptr || !buf) abort();
     memcpy(ptr, data + 1, plen);
     memcpy(buf, data + 1 + plen, len);
-    jj_parser p, q;
-    jj_parser_init(&p);
-    jj_parser_init(&q);
+    jj_parser *p;
+    jj_parser *q;
+    p = jj_parser_new();
+    if (!p) abort(); /* out of memory */
+    q = jj_parser_new();
+    if (!q) abort(); /* out of memory */
     size_t sk_start = 0, sk_end = 0, sk_fa = 0;
     int sk = JJ_SKIM_MALFORMED;
-    if (jj_skim_index(&p, buf, len) == JJ_OK) {
-        sk = jj_skim_locate(&p, buf, len, ptr, plen, &sk_start, &sk_end, &sk_fa);
+    if (jj_skim_index(p, buf, len) == JJ_OK) {
+        sk = jj_skim_locate(p, buf, len, ptr, plen, &sk_start, &sk_end, &sk_fa);
         if (sk == JJ_PTR_OK && (sk_start > sk_end || sk_end > len)) abort();
         if (sk != JJ_PTR_OK && sk != JJ_SKIM_MALFORMED && sk != JJ_PTR_SYNTAX && sk_fa > plen) abort();
     }
-    if (jj_parse(&p, buf, len) == JJ_OK) {
+    if (jj_parse(p, buf, len) == JJ_OK) {
         size_t found = 0, fa_r = 0, fa_e = 0;
         jj_edit_target e;
-        jj_pointer_status r = jj_pointer_resolve(&p, buf, 0, ptr, plen, &found, &fa_r);
-        jj_pointer_status s = jj_edit_locate(&p, buf, len, ptr, plen, &e, &fa_e);
-        if (r == JJ_PTR_OK && found >= p.tape_len) abort();
+        jj_pointer_status r = jj_pointer_resolve(p, buf, 0, ptr, plen, &found, &fa_r);
+        jj_pointer_status s = jj_edit_locate(p, buf, len, ptr, plen, &e, &fa_e);
+        if (r == JJ_PTR_OK && found >= jj_parser_result(p)->tape_len) abort();
         if (r == JJ_PTR_OK && (s != JJ_PTR_OK || e.kind != JJ_EDIT_VALUE || e.tape != found)) abort();
         if (r != JJ_PTR_OK && s == JJ_PTR_OK && (e.kind == JJ_EDIT_VALUE || fa_r != plen)) abort();
         if (r != JJ_PTR_OK && s != JJ_PTR_OK && (r != s || fa_r != fa_e)) abort();
@@ -74,15 +77,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 abort();
             if (e.kind == JJ_EDIT_VALUE) {
                 if (e.start == e.end) abort();
-                if (jj_parse(&q, buf + e.start, e.end - e.start) != JJ_OK) abort();
-                if (jj_tape_type(q.tape[0]) != jj_tape_type(p.tape[e.tape])) abort();
-                if (e.has_parent && !edited_parses(&q, buf, len, &e, 1)) abort();
+                if (jj_parse(q, buf + e.start, e.end - e.start) != JJ_OK) abort();
+                if (jj_tape_type(jj_parser_result(q)->tape[0]) != jj_tape_type(jj_parser_result(p)->tape[e.tape])) abort();
+                if (e.has_parent && !edited_parses(q, buf, len, &e, 1)) abort();
             }
-            if (!edited_parses(&q, buf, len, &e, 0)) abort();
+            if (!edited_parses(q, buf, len, &e, 0)) abort();
         }
     }
-    jj_parser_free(&p);
-    jj_parser_free(&q);
+    jj_parser_delete(p);
+    jj_parser_delete(q);
     free(ptr);
     free(buf);
     return 0;

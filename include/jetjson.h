@@ -3,11 +3,11 @@
  * The engine knows nothing of Python. It turns JSON text into a tape (a flat array of
  * 64-bit words, one or two per value) that consumers walk without re-parsing.
  *
- * Ownership: a jj_parser owns every buffer it fills (structural index, tape, string
- * buffer). The tape stays valid until the next jj_parse() on the same parser or until
- * jj_parser_free(). The input buffer is only read, never written, and never read past
- * `len` (no padding is required). Strings without escapes point into the input, so the
- * input must outlive the tape.
+ * Ownership: a jj_parser (opaque, from jj_parser_new) owns every buffer it fills
+ * (structural index, tape, string buffer). The tape stays valid until the next parse on
+ * the same parser, jj_parser_free() or jj_parser_delete(). The input buffer is only read,
+ * never written, and never read past `len` (no padding is required). Strings without
+ * escapes point into the input, so the input must outlive the tape.
  *
  * Threads: a jj_parser is used by one thread at a time. Everything process-wide (the
  * kernel table) is plain data set once, so any number of parsers may run at once.
@@ -107,33 +107,10 @@ static inline size_t jj_tape_skip(const uint64_t *tape, size_t t) {
     }
 }
 
-/* ---- Parser ---------------------------------------------------------------------- */
-typedef struct jj_parser {
-    /* What a consumer reads after a parse (the tape's layout is above). */
-    uint64_t *tape;         /* stage 2 output */
-    size_t tape_len;
-    uint8_t *strings;       /* unescaped strings */
-    size_t strings_len;
-    size_t max_depth;       /* deepest container nesting of the last document */
-    jj_error error;
-    size_t error_offset;    /* byte offset of the error in the input */
-    /* The engine's working buffers: not for consumers (use the calls below). */
-    uint32_t *index;        /* stage 1: positions of structural characters */
-    size_t index_len, index_cap;
-    size_t tape_cap, strings_cap;
-    uint32_t *stack;        /* open containers during stage 2 (tape indexes) */
-    size_t stack_cap;
-} jj_parser;
-
-void jj_parser_init(jj_parser *p);
-/* Frees every buffer; the parser may be used again (it starts empty). */
-void jj_parser_free(jj_parser *p);
-/* Bytes currently held by the parser's buffers. */
-size_t jj_parser_capacity(const jj_parser *p);
-
-/* Parses buf[0..len) into the tape. Returns JJ_OK or an error (also kept in p->error,
- * with p->error_offset). On error the tape content is unspecified. */
-jj_error jj_parse(jj_parser *p, const uint8_t *buf, size_t len);
+/* ---- Parser ----------------------------------------------------------------------
+ * A parser is opaque: the engine's working buffers (structural index, container stack)
+ * are its own. What a consumer reads after a parse comes from the calls below. */
+typedef struct jj_parser jj_parser;
 
 /* ---- Owned documents ------------------------------------------------------------
  * A parse's tape and string buffer belong to its parser until the next parse. To keep
@@ -149,6 +126,40 @@ typedef struct jj_doc {
     const uint8_t *input; /* the text the tape points into: not owned, must outlive it */
     size_t input_len;
 } jj_doc;
+
+/* A new empty parser on the heap (it grows its buffers at the first parse), or NULL
+ * when out of memory. */
+jj_parser *jj_parser_new(void);
+/* Frees the parser and everything it holds (NULL does nothing). */
+void jj_parser_delete(jj_parser *p);
+/* Frees every buffer; the parser may be used again (it starts empty). */
+void jj_parser_free(jj_parser *p);
+/* Bytes currently held by the parser's buffers. */
+size_t jj_parser_capacity(const jj_parser *p);
+
+/* Parses buf[0..len) into the tape. Returns JJ_OK or an error (also kept for
+ * jj_parser_error). On error the tape content is unspecified. */
+jj_error jj_parse(jj_parser *p, const uint8_t *buf, size_t len);
+
+/* The results of the last parse (jj_parse, jj_parse_lazy, jj_many_next...): tape,
+ * tape_len, strings, strings_len, max_depth; input is NULL and input_len 0 (the parser
+ * does not keep the text). The pointer is the parser's own view, valid as long as the
+ * parser: it shows each later parse (and a jj_lazy_finish's grown string buffer)
+ * without being asked again, but the buffers it points to change with every parse, so
+ * a walk reads them into locals once and reads them again after the parser moves on.
+ * Read only: the parser owns the buffers (jj_doc_take moves them out). */
+const jj_doc *jj_parser_result(const jj_parser *p);
+/* The error of the last parse or validation (JJ_OK after a success), with its byte
+ * offset in the input in *offset (when offset is not NULL). */
+jj_error jj_parser_error(const jj_parser *p, size_t *offset);
+/* The structural index of the last stage 1 (jj_parse, jj_validate, jj_many_start,
+ * jj_skim_index...): the byte offsets of the input's structural characters in order
+ * ({}[]:, the opening quote of each string, the first byte of each other token), *count
+ * of them. For tools that walk the tokens without a tape (the CLI's checks, a document
+ * splitter's peek); valid until the next call on the parser. After jj_parse_lazy or a
+ * JJ_MANY_LAZY start the entries carry a flag in their top bit (not plain offsets). */
+const uint32_t *jj_parser_structurals(const jj_parser *p, size_t *count);
+
 /* Moves the last successful parse of p (jj_parse, jj_parse_lazy, jj_many_next) into doc. */
 void jj_doc_take(jj_parser *p, jj_doc *doc, const uint8_t *input, size_t len);
 /* Frees what jj_doc_take moved in (doc is left empty). */
@@ -201,7 +212,7 @@ typedef struct jj_many {
 jj_error jj_many_start(jj_many *m, jj_parser *p, const uint8_t *buf, size_t len, unsigned flags);
 /* The next document into the parser's tape: JJ_OK with buf[*doc_start, *doc_end) its
  * text; JJ_ERR_EMPTY when only whitespace is left; JJ_ERR_INCOMPLETE (see above); or the
- * document's error at p->error_offset (the call after it goes on with the next one). */
+ * document's error (jj_parser_error) (the call after it goes on with the next one). */
 jj_error jj_many_next(jj_many *m, size_t *doc_start, size_t *doc_end);
 
 /* What a validation learned besides "valid": what Python's json may still refuse. */
@@ -210,8 +221,8 @@ typedef struct jj_valid_facts {
     size_t max_int_digits; /* most digits of an integer (no fraction or exponent) */
 } jj_valid_facts;
 
-/* Validates buf[0..len) exactly as jj_parse does (same grammar, same error codes, in
- * p->error and p->error_offset) without building the tape: numbers are checked, not
+/* Validates buf[0..len) exactly as jj_parse does (same grammar, same error codes, for
+ * jj_parser_error) without building the tape: numbers are checked, not
  * converted, and strings scanned, not copied. Uses the parser's index and stack. */
 jj_error jj_validate(jj_parser *p, const uint8_t *buf, size_t len, jj_valid_facts *facts);
 
@@ -317,8 +328,8 @@ jj_text_position jj_text_position_of(const uint8_t *buf, size_t offset);
 jj_error jj_minify(const uint8_t *in, size_t len, uint8_t *out, size_t *out_len, size_t *err_off);
 
 /* Indent: the layout of Python's json.dumps(..., indent=...) for a document that
- * jj_validate(p, in, len, ...) or jj_parse(p, in, len) has just accepted (p->index must
- * still describe `in`; the tape is not used): one item
+ * jj_validate(p, in, len, ...) or jj_parse(p, in, len) has just accepted (its structural index
+ * must still describe `in`; the tape is not used): one item
  * per line, `unit` (unit_len bytes, such as "  " or "\t") once per nesting level, ","
  * at line ends, ": " after keys, [] and {} for empty containers. Scalars (numbers,
  * strings, literals) are copied from the input as written, and duplicate keys are all

@@ -70,7 +70,7 @@ typedef enum jj_canon_status {
     JJ_CANON_INT_RANGE,     /* an integer JCS cannot write with its own digits (see above) */
     JJ_CANON_SURROGATE,     /* a string with a lone surrogate (not Unicode text) */
     JJ_CANON_DUPLICATE_KEY, /* an object names a key twice (I-JSON, RFC 7493) */
-    JJ_CANON_PARSE          /* jj_canonicalize only: the text is not JSON (see p->error) */
+    JJ_CANON_PARSE          /* jj_canonicalize only: the text is not JSON (see jj_parser_error) */
 } jj_canon_status;
 
 /* The JCS text of the document jj_parse(p, input, ...) has just parsed, appended to

@@ -142,7 +142,7 @@ size_t jj_edit_key_literal(const jj_pointer_token *tok, uint8_t *out);
 
 
 
-/* Stage 1 of buf into p->index (p->index_len entries); the tape is left empty. */
+/* Stage 1 of buf into the parser's index (jj_parser_structurals); the tape is left empty. */
 jj_error jj_skim_index(jj_parser *p, const uint8_t *buf, size_t len);
 
 /* Not a pointer status: the walk met something that is not JSON. */

@@ -99,7 +99,7 @@ typedef struct jj_window {
     jj_error pending;      /* jj_many's stage 1 error and its offset (see jj_many) */
     size_t pending_at;
     /* the worker's */
-    jj_parser parser, lazy_parser;
+    jj_parser *parser, *lazy_parser; /* made by the first jj_window_parse */
     jj_pool_task task;
 } jj_window;
 
@@ -117,9 +117,12 @@ void jj_window_free(jj_window *w);
 /* Moves document i's lazy tape (one_per_doc, lazy_err JJ_OK) into p, whose own tape and
  * strings are freed first, as if p had parsed it with jj_parse_lazy. */
 void jj_window_doc_into(jj_window *w, size_t i, jj_parser *p);
-/* A read-only parser over document i (JJ_OK, !one_per_doc) for the tape's consumers
- * (tape, tape_len, strings, strings_len, max_depth set; nothing to free). */
+/* Makes `view` a read-only parser over document i (JJ_OK, !one_per_doc) for the tape's
+ * consumers (jj_parser_result shows the document). The view borrows the window's
+ * buffers: it must not parse, and jj_window_unview empties it before it is deleted. */
 void jj_window_view(const jj_window *w, size_t i, jj_parser *view);
+/* Lets go of what jj_window_view lent `view` (nothing is freed); the view is empty. */
+void jj_window_unview(jj_parser *view);
 
 #ifdef __cplusplus
 }

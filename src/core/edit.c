@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "jetjson_paths.h"
+#include "parser_internal.h"
 #include "jetjson_write.h"
 
 #define JJ_NONE SIZE_MAX

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "jetjson.h"
+#include "parser_internal.h"
 
 /* Room the string buffer keeps past the input length: stage 2 copies escaped strings a
  * whole vector at a time. */

@@ -6,6 +6,7 @@
 
 #include "jetjson.h"
 #include "jetjson_write.h"
+#include "parser_internal.h"
 
 static inline int jj_is_space(uint8_t c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 

@@ -15,6 +15,30 @@ void jj_parser_free(jj_parser *p) {
     jj_parser_init(p);
 }
 
+jj_parser *jj_parser_new(void) {
+    jj_parser *p = malloc(sizeof *p);
+    if (p) jj_parser_init(p);
+    return p;
+}
+
+void jj_parser_delete(jj_parser *p) {
+    if (!p) return;
+    jj_parser_free(p);
+    free(p);
+}
+
+const jj_doc *jj_parser_result(const jj_parser *p) { return &p->result; }
+
+jj_error jj_parser_error(const jj_parser *p, size_t *offset) {
+    if (offset) *offset = p->error_offset;
+    return p->error;
+}
+
+const uint32_t *jj_parser_structurals(const jj_parser *p, size_t *count) {
+    *count = p->index_len;
+    return p->index;
+}
+
 size_t jj_parser_capacity(const jj_parser *p) {
     return p->index_cap * sizeof *p->index + p->tape_cap * sizeof *p->tape +
            p->strings_cap + p->stack_cap * sizeof *p->stack;

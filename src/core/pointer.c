@@ -4,6 +4,7 @@
 
 #include "jetjson_paths.h"
 #include "jetjson_write.h"
+#include "parser_internal.h"
 
 jj_pointer_status jj_pointer_check(const char *ptr, size_t len, size_t *bad_at) {
     if (len == 0) return JJ_PTR_OK;

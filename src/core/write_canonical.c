@@ -6,6 +6,7 @@
 
 #include "format_double.h"
 #include "jetjson_canonical.h"
+#include "parser_internal.h"
 
 /* ---- numbers ---- */
 

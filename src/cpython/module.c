@@ -24,7 +24,8 @@ static inline jj_state *jj_get_state(PyObject *module) { return (jj_state *)PyMo
 /* Objects from a parsed tape. NULL with *to_json set when json must decide instead
  * (an int over sys.get_int_max_str_digits(), or nesting json's limit where that is not
  * known exactly), or NULL with json's RecursionError when the nesting is past it. */
-static PyObject *jj_objects(jj_state *st, const jj_parser *p, const uint8_t *buf, int *to_json) {
+static PyObject *jj_objects(jj_state *st, const jj_parser *parser, const uint8_t *buf, int *to_json) {
+    const jj_doc *p = jj_parser_result(parser);
     int room = jj_depth_check(p);
     *to_json = room == 0;
     if (room <= 0) return NULL;

@@ -72,7 +72,7 @@ size_t jj_recursion_budget(int meth_o) {
 /* The kind of the first container, in document order, at nesting `level` (1: the
  * root): the one json's scanner refuses. 0 when a long int comes first (json may
  * refuse that one before, for sys.get_int_max_str_digits: json must decide). */
-static jj_type jj_first_container_at(const jj_parser *p, size_t level) {
+static jj_type jj_first_container_at(const jj_doc *p, size_t level) {
     size_t depth = 0;
     for (size_t t = 0; t < p->tape_len;) {
         jj_type type = jj_tape_type(p->tape[t]);
@@ -94,7 +94,7 @@ static jj_type jj_first_container_at(const jj_parser *p, size_t level) {
 /* For loads (a METH_FASTCALL entry): 1 when json.loads would have the recursion room
  * for the parsed document; -1 with json's own RecursionError raised when it would
  * not; 0 when json must decide. */
-int jj_depth_check(const jj_parser *p) {
+int jj_depth_check(const jj_doc *p) {
     long limit = jj_json_depth_limit(0);
     if (limit < 0) return jj_recursion_room(p->max_depth, 0);
     if (p->max_depth <= (size_t)limit) return 1;

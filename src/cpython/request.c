@@ -14,7 +14,7 @@ static int jj_request_start(jj_request *r, jj_state *st, PyObject *source) {
         PyErr_NoMemory();
         return -1;
     }
-    r->parser = &r->tp->parser;
+    r->parser = r->tp->parser;
     return 0;
 }
 

@@ -89,17 +89,17 @@ PyObject *jj_loads_partial(jj_state *st, PyObject *data, PyObject *mode);
 PyObject *jj_int_from_digits(const uint8_t *digits, size_t len);
 
 /* decode.c: tape -> Python objects. Returns NULL with an exception set. */
-PyObject *jj_build_objects(jj_state *st, const jj_parser *p, const uint8_t *input);
+PyObject *jj_build_objects(jj_state *st, const jj_doc *p, const uint8_t *input);
 /* The same for the one value (and everything inside it) at tape index `start`. The
  * caller pauses the cyclic GC around it if it wants to (loads does). */
-PyObject *jj_build_value_at(jj_state *st, const jj_parser *p, const uint8_t *input, size_t start);
+PyObject *jj_build_value_at(jj_state *st, const jj_doc *p, const uint8_t *input, size_t start);
 void jj_key_cache_clear(jj_key_cache *cache);
 /* decode.c, for the typed decoder: the str at tape index t as loads makes it (short
  * values cached), the same as a dict key (cached and hashed), and the int of a BIGINT
  * entry. New references, NULL with an exception. */
-PyObject *jj_tape_str_value(jj_state *st, const jj_parser *p, const uint8_t *input, size_t t);
-PyObject *jj_tape_key(jj_state *st, const jj_parser *p, const uint8_t *input, size_t t);
-PyObject *jj_tape_big_int(const jj_parser *p, const uint8_t *input, size_t t);
+PyObject *jj_tape_str_value(jj_state *st, const jj_doc *p, const uint8_t *input, size_t t);
+PyObject *jj_tape_key(jj_state *st, const jj_doc *p, const uint8_t *input, size_t t);
+PyObject *jj_tape_big_int(const jj_doc *p, const uint8_t *input, size_t t);
 
 /* json_fallback.c: json.loads(data, **kwargs), its JSONDecodeError re-raised as ours;
  * `count` counts it as a fallback in _stats(). jj_json_call: json.loads(*args, **kwargs). */
@@ -129,7 +129,7 @@ size_t jj_recursion_budget(int meth_o);
 /* recursion.c, for loads: 1 when json.loads would have the recursion room for the parsed
  * document; -1 with json's own RecursionError raised when it would not; 0 when json
  * must decide. */
-int jj_depth_check(const jj_parser *p);
+int jj_depth_check(const jj_doc *p);
 /* Room for json's own recursion checks where the interpreter's counter is not readable:
  * its frames above the scanner, plus a little. */
 #define JJ_RECURSION_MARGIN 8
@@ -209,7 +209,7 @@ PyObject *jj_decode_like_json(const uint8_t *buf, size_t len);
 
 /* thread_parser.c: one parser (and a transcoding buffer) per thread. */
 typedef struct jj_thread_parser {
-    jj_parser parser;
+    jj_parser *parser; /* never NULL: made with the holder */
     uint8_t *scratch;
     size_t scratch_cap;
 } jj_thread_parser;

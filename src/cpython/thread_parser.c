@@ -20,7 +20,7 @@ static int jj_key_ok;
 
 static void jj_thread_parser_destroy(void *ptr) {
     jj_thread_parser *tp = ptr;
-    jj_parser_free(&tp->parser);
+    jj_parser_delete(tp->parser);
     free(tp->scratch);
     free(tp);
 }
@@ -39,8 +39,9 @@ jj_thread_parser *jj_thread_parser_get(void) {
     if (tp) return tp;
     tp = calloc(1, sizeof *tp);
     if (!tp) return NULL;
-    jj_parser_init(&tp->parser);
-    if (!jj_tls_set(tp)) {
+    tp->parser = jj_parser_new();
+    if (!tp->parser || !jj_tls_set(tp)) {
+        jj_parser_delete(tp->parser);
         free(tp);
         return NULL;
     }
@@ -50,15 +51,15 @@ jj_thread_parser *jj_thread_parser_get(void) {
 void jj_thread_parser_release(void) {
     jj_thread_parser *tp = jj_tls_get();
     if (!tp) return;
-    jj_parser_free(&tp->parser);
+    jj_parser_free(tp->parser);
     free(tp->scratch);
     tp->scratch = NULL;
     tp->scratch_cap = 0;
 }
 
 void jj_thread_parser_trim(jj_thread_parser *tp) {
-    if (jj_parser_capacity(&tp->parser) + tp->scratch_cap > JJ_RETAIN_BYTES) {
-        jj_parser_free(&tp->parser);
+    if (jj_parser_capacity(tp->parser) + tp->scratch_cap > JJ_RETAIN_BYTES) {
+        jj_parser_free(tp->parser);
         free(tp->scratch);
         tp->scratch = NULL;
         tp->scratch_cap = 0;

@@ -355,7 +355,7 @@ static jj_arrow_status tape_string(ab_walk *w, size_t t, const uint8_t **s, size
             return JJ_ARROW_OK;
         }
         if (jj_lazy_finish(w->lazy, w->input, w->input_len, t) != JJ_OK) return JJ_ARROW_NOMEM;
-        w->strings = w->lazy->strings;
+        w->strings = jj_parser_result(w->lazy)->strings; /* it may have grown */
         w0 = w->tape[t];
         flags = jj_tape_str_flags(w0);
     }

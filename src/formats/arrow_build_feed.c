@@ -14,7 +14,7 @@
 struct jj_arrow_reader {
     const struct ArrowSchema *schema;
     jj_arrow_options opt;
-    jj_parser documents, lazy;
+    jj_parser *documents, *lazy;
     ab_part *parts;
     size_t n_parts, parts_cap;
     ab_col *merged;  /* inferring: the types of the parts so far (ab_merge_type) */
@@ -29,11 +29,19 @@ jj_arrow_reader *jj_arrow_reader_new(const struct ArrowSchema *schema, const jj_
     r->schema = schema;
     if (opt) r->opt = *opt;
     r->opt.threads = 1;
-    jj_parser_init(&r->documents);
-    jj_parser_init(&r->lazy);
+    r->documents = jj_parser_new();
+    r->lazy = jj_parser_new();
+    if (!r->documents || !r->lazy) {
+        jj_parser_delete(r->documents);
+        jj_parser_delete(r->lazy);
+        free(r);
+        return NULL;
+    }
     if (!schema) {
         r->merged = ab_col_new("", 0);
         if (!r->merged) {
+            jj_parser_delete(r->documents);
+            jj_parser_delete(r->lazy);
             free(r);
             return NULL;
         }
@@ -50,8 +58,8 @@ void jj_arrow_reader_free(jj_arrow_reader *r) {
     }
     free(r->parts);
     ab_col_free(r->merged);
-    jj_parser_free(&r->documents);
-    jj_parser_free(&r->lazy);
+    jj_parser_delete(r->documents);
+    jj_parser_delete(r->lazy);
     free(r);
 }
 
@@ -117,7 +125,7 @@ jj_arrow_status jj_arrow_reader_feed(jj_arrow_reader *r, const uint8_t *buf, siz
         while (end && buf[end - 1] != '\n') end--;
         if (!end) return JJ_ARROW_OK;
     }
-    ab_read rd = {.parser = &r->documents, .lazy = r->lazy, .buf = buf, .len = end, .schema = r->schema,
+    ab_read rd = {.parser = r->documents, .lazy = r->lazy, .buf = buf, .len = end, .schema = r->schema,
                   .opt = &r->opt, .err = err, .record_base = r->records, .offset_base = r->offset};
     rd.block = r->opt.block_size ? r->opt.block_size : (size_t)1 << 20;
     jj_arrow_status s = start_part(r, &rd);
@@ -149,7 +157,7 @@ jj_arrow_status jj_arrow_reader_finish(jj_arrow_reader *r, struct ArrowArrayStre
     *num_rows = 0;
     jj_arrow_status s = JJ_ARROW_OK;
     if (!r->n_parts) { /* no record: the columns of the schema, or none */
-        ab_read rd = {.parser = &r->documents, .schema = r->schema, .opt = &r->opt, .err = err, .block = 1};
+        ab_read rd = {.parser = r->documents, .schema = r->schema, .opt = &r->opt, .err = err, .block = 1};
         s = ab_read_reset(&rd);
         if (!s) s = keep_part(r, &rd);
         ab_col_free(rd.root);

@@ -70,7 +70,8 @@ static jj_arrow_status json_error(ab_read *r, jj_error je, size_t offset) {
 }
 
 jj_arrow_status ab_read_by_lines(ab_read *r) {
-    jj_parser *doc = &r->lazy;
+    jj_parser *doc = r->lazy;
+    const jj_doc *parsed = jj_parser_result(doc);
     ab_walk w = {NULL, NULL, NULL, doc, 0, r->opt && r->opt->error_on_unknown_fields, r->err, 0};
     size_t pos = 0;
     for (int64_t record = 0;; record++) {
@@ -86,8 +87,8 @@ jj_arrow_status ab_read_by_lines(ab_read *r) {
         w.input = r->buf + pos;
         w.input_len = end - pos;
         w.number_room = r->len - pos;
-        w.tape = doc->tape;
-        w.strings = doc->strings;
+        w.tape = parsed->tape;
+        w.strings = parsed->strings;
         jj_arrow_status s = ab_append_record(&w, r->root);
         if (!s) s = note_record_end(r, end);
         if (s) return s;
@@ -105,6 +106,7 @@ jj_arrow_status ab_read_by_documents(ab_read *r) {
     }
     if (je != JJ_OK) return JJ_ARROW_NOMEM;
     ab_walk w = {r->buf, NULL, NULL, NULL, r->len, r->opt && r->opt->error_on_unknown_fields, r->err, 0};
+    const jj_doc *parsed = jj_parser_result(r->parser);
     for (int64_t record = 0;; record++) {
         size_t start, end;
         je = jj_many_next(&m, &start, &end);
@@ -113,9 +115,13 @@ jj_arrow_status ab_read_by_documents(ab_read *r) {
             return JJ_ARROW_OK;
         }
         r->err->record = r->record_base + record;
-        if (je != JJ_OK) return json_error(r, je, r->parser->error_offset);
-        w.tape = r->parser->tape;
-        w.strings = r->parser->strings;
+        if (je != JJ_OK) {
+            size_t offset;
+            jj_parser_error(r->parser, &offset);
+            return json_error(r, je, offset);
+        }
+        w.tape = parsed->tape;
+        w.strings = parsed->strings;
         jj_arrow_status s = ab_append_record(&w, r->root);
         if (!s) s = note_record_end(r, end);
         if (s) return s;
@@ -248,8 +254,8 @@ jj_arrow_status jj_arrow_read_ndjson(jj_parser *p, const uint8_t *buf, size_t le
     if (!s && !parts && !schema && len > 2 * AB_CHUNK && len < ((size_t)1 << 31))
         return ab_read_chunked(buf, len, schema, opt, out, num_rows, err);
     if (!s && !parts) {
-        jj_parser_init(&r.lazy);
-        s = ab_read_reset(&r);
+        r.lazy = jj_parser_new();
+        s = r.lazy ? ab_read_reset(&r) : JJ_ARROW_NOMEM;
         if (!s && len < ((size_t)1 << 31)) {
             s = ab_read_by_lines(&r);
             if (s && s != JJ_ARROW_NOMEM) {
@@ -261,7 +267,7 @@ jj_arrow_status jj_arrow_read_ndjson(jj_parser *p, const uint8_t *buf, size_t le
         } else if (!s) {
             s = ab_read_by_documents(&r);
         }
-        jj_parser_free(&r.lazy);
+        jj_parser_delete(r.lazy);
         if (!s && r.root->length > (r.n_ends ? r.ends[r.n_ends - 1] : 0)) s = ab_end_batch(&r);
         if (!s) s = ab_finish(r.root);
         if (!s && !(parts = malloc(sizeof *parts))) s = JJ_ARROW_NOMEM;

@@ -107,11 +107,11 @@ static int mp_next(void *ctx, size_t i) {
 static int json_part(void *ctx, size_t i, jj_sink *out) {
     const mp_parts *job = ctx;
     size_t from = part_start(job, i);
-    jj_parser p;
-    jj_parser_init(&p);
+    jj_parser *p = jj_parser_new();
+    if (!p) return (int)JJ_MP_NOMEM;
     jj_mp_status st;
-    jj_mp_error e = jj_json_to_msgpack(&p, job->buf + from, job->ends[i] - from, JJ_MP_NDJSON, out, &st);
-    jj_parser_free(&p);
+    jj_mp_error e = jj_json_to_msgpack(p, job->buf + from, job->ends[i] - from, JJ_MP_NDJSON, out, &st);
+    jj_parser_delete(p);
     return (int)e;
 }
 

@@ -178,8 +178,10 @@ static int grow(jj_sink *out, uint8_t **pos, uint8_t **end, size_t n) {
 
 jj_mp_error jj_msgpack_write_document(const jj_parser *p, const uint8_t *input, size_t input_len, jj_sink *out,
                                       jj_mp_status *status) {
-    const uint64_t *tape = p->tape;
-    const size_t n = p->tape_len;
+    const jj_doc *doc = jj_parser_result(p);
+    const uint64_t *tape = doc->tape;
+    const uint8_t *strings = doc->strings;
+    const size_t n = doc->tape_len;
     uint8_t *pos = out->pos, *end = out->end;
     jj_mp_error err = JJ_MP_OK;
     size_t t = 0;
@@ -192,7 +194,7 @@ jj_mp_error jj_msgpack_write_document(const jj_parser *p, const uint8_t *input, 
             uint64_t w1 = tape[t + 1];
             size_t len = jj_tape_str_bytes(w1);
             unsigned flags = jj_tape_str_flags(w);
-            const uint8_t *s = (flags & JJ_STR_IN_INPUT ? input : p->strings) + jj_tape_str_offset(w);
+            const uint8_t *s = (flags & JJ_STR_IN_INPUT ? input : strings) + jj_tape_str_offset(w);
             if (JJ_MP_UNLIKELY(!(flags & JJ_STR_ASCII)) && (flags & JJ_STR_WIDE2) && has_surrogate(s, len)) {
                 err = JJ_MP_SURROGATE;
                 /* the opening quote when the text is the input's */
@@ -282,7 +284,7 @@ fail:
 static jj_mp_error json_fail(jj_mp_status *status, const jj_parser *p, jj_error e, size_t document) {
     status->error = e == JJ_ERR_NOMEM ? JJ_MP_NOMEM : JJ_MP_JSON;
     status->json_error = e;
-    status->offset = p->error_offset;
+    jj_parser_error(p, &status->offset);
     status->document = document;
     return status->error;
 }

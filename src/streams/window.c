@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "jetjson_pool.h"
+#include "parser_internal.h"
 
 static void jj_window_task(void *arg) { jj_window_parse(arg); }
 
@@ -14,8 +15,6 @@ void jj_window_init(jj_window *w, const uint8_t *buf, size_t len, unsigned flags
     w->len = len;
     w->flags = flags & JJ_MANY_MORE_INPUT;
     w->one_per_doc = one_per_doc;
-    jj_parser_init(&w->parser);
-    jj_parser_init(&w->lazy_parser);
     w->task.run = jj_window_task;
     w->task.arg = w;
 }
@@ -46,7 +45,7 @@ static void jj_window_reset(jj_window *w) {
  * window's buffers, with room for anything the rest of the window may hold, so the
  * documents land one after the other without a copy. */
 static int jj_lend_buffers(jj_window *w, const jj_many *m) {
-    jj_parser *p = &w->parser;
+    jj_parser *p = w->parser;
     size_t entries = p->index_len - m->next;
     size_t tape_room = 2 * entries + 2, strings_room = w->len + 64 + 1;
     if (!jj_grow((void **)&w->tape, &w->tape_cap, w->tape_len + tape_room, sizeof *w->tape) ||
@@ -61,7 +60,7 @@ static int jj_lend_buffers(jj_window *w, const jj_many *m) {
 
 /* Takes the lent buffers back: the document p parsed becomes d's slice. */
 static void jj_keep_document(jj_window *w, jj_window_doc *d, int parsed) {
-    jj_parser *p = &w->parser;
+    jj_parser *p = w->parser;
     if (parsed) {
         d->tape_at = w->tape_len;
         d->tape_len = p->tape_len;
@@ -87,9 +86,12 @@ void jj_window_retarget(jj_window *w, const uint8_t *buf, size_t len, unsigned f
 
 void jj_window_parse(jj_window *w) {
     jj_window_reset(w);
+    if (!w->parser) w->parser = jj_parser_new();
+    if (!w->lazy_parser) w->lazy_parser = jj_parser_new();
+    if (!w->parser || !w->lazy_parser) return; /* a consumer reads no result as NOMEM */
     jj_many m;
     unsigned flags = w->flags | (w->one_per_doc ? JJ_MANY_SPANS : 0);
-    jj_error err = jj_many_start(&m, &w->parser, w->buf, w->len, flags);
+    jj_error err = jj_many_start(&m, w->parser, w->buf, w->len, flags);
     w->pending = m.pending;
     w->pending_at = m.pending_at;
     for (;;) {
@@ -112,8 +114,8 @@ void jj_window_parse(jj_window *w) {
         if (!w->one_per_doc) jj_keep_document(w, d, d->err == JJ_OK);
         if (d->err != JJ_OK) return;
         if (w->one_per_doc) { /* the document alone, lazily, as the consumer would parse it */
-            d->lazy_err = jj_parse_lazy(&w->lazy_parser, w->buf + d->start, d->end - d->start);
-            if (d->lazy_err == JJ_OK) jj_doc_take(&w->lazy_parser, &d->doc, w->buf + d->start, d->end - d->start);
+            d->lazy_err = jj_parse_lazy(w->lazy_parser, w->buf + d->start, d->end - d->start);
+            if (d->lazy_err == JJ_OK) jj_doc_take(w->lazy_parser, &d->doc, w->buf + d->start, d->end - d->start);
             continue;
         }
     }
@@ -124,8 +126,9 @@ void jj_window_free(jj_window *w) {
     free(w->docs);
     free(w->tape);
     free(w->strings);
-    jj_parser_free(&w->parser);
-    jj_parser_free(&w->lazy_parser);
+    jj_parser_delete(w->parser);
+    jj_parser_delete(w->lazy_parser);
+    w->parser = w->lazy_parser = NULL;
     w->docs = NULL;
     w->tape = NULL;
     w->strings = NULL;
@@ -141,6 +144,8 @@ void jj_window_view(const jj_window *w, size_t i, jj_parser *view) {
     view->strings_len = d->strings_len;
     view->max_depth = d->max_depth;
 }
+
+void jj_window_unview(jj_parser *view) { jj_parser_init(view); }
 
 void jj_window_doc_into(jj_window *w, size_t i, jj_parser *p) {
     jj_doc *doc = &w->docs[i].doc;

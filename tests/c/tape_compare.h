@@ -11,15 +11,15 @@ static inline int jj_test_tape_simple(jj_type t) {
     return t == JJ_NULL || t == JJ_TRUE || t == JJ_FALSE || t == JJ_END;
 }
 
-static inline const uint8_t *jj_test_tape_str(const jj_parser *p, const uint8_t *buf, uint64_t w) {
+static inline const uint8_t *jj_test_tape_str(const jj_doc *p, const uint8_t *buf, uint64_t w) {
     return (jj_tape_str_flags(w) & JJ_STR_IN_INPUT ? buf : p->strings) + jj_tape_str_offset(w);
 }
 
 /* Strings and big ints are compared by content, not by where they live. `exact`: also
  * each entry's first word and the string's flags (how it was written: escapes...),
  * which a round trip through another format does not keep. */
-static inline int jj_test_same_values(const jj_parser *a, const uint8_t *abuf, const jj_parser *b,
-                                      const uint8_t *bbuf, int exact) {
+static inline int jj_test_same_docs(const jj_doc *a, const uint8_t *abuf, const jj_doc *b, const uint8_t *bbuf,
+                                    int exact) {
     if (a->tape_len != b->tape_len) return 0;
     for (size_t t = 0; t < a->tape_len; t += jj_test_tape_simple(jj_tape_type(a->tape[t])) ? 1 : 2) {
         uint64_t wa = a->tape[t], wb = b->tape[t];
@@ -38,6 +38,12 @@ static inline int jj_test_same_values(const jj_parser *a, const uint8_t *abuf, c
         }
     }
     return 1;
+}
+
+/* The same for the last parses of two parsers. */
+static inline int jj_test_same_values(const jj_parser *a, const uint8_t *abuf, const jj_parser *b,
+                                      const uint8_t *bbuf, int exact) {
+    return jj_test_same_docs(jj_parser_result(a), abuf, jj_parser_result(b), bbuf, exact);
 }
 
 #endif

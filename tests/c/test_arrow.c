@@ -14,7 +14,7 @@
 #include "jetjson_arrow.h"
 #include "test_util.h"
 
-static jj_parser g_parser;
+static jj_parser *g_parser;
 
 typedef struct read_result {
     jj_arrow_status status;
@@ -26,7 +26,7 @@ typedef struct read_result {
 static read_result read_text(const char *text, const struct ArrowSchema *schema, size_t block, bool strict) {
     read_result r;
     jj_arrow_options opt = {block, strict, 0};
-    r.status = jj_arrow_read_ndjson(&g_parser, (const uint8_t *)text, strlen(text), schema, &opt, &r.stream, &r.rows,
+    r.status = jj_arrow_read_ndjson(g_parser, (const uint8_t *)text, strlen(text), schema, &opt, &r.stream, &r.rows,
                                     &r.err);
     return r;
 }
@@ -247,7 +247,7 @@ static void test_threads(void) {
         for (unsigned threads = 1; threads <= 4; threads += 3) {
             jj_arrow_options opt = {65536, false, threads};
             read_result r;
-            r.status = jj_arrow_read_ndjson(&g_parser, (const uint8_t *)text, len, &root, &opt, &r.stream, &r.rows,
+            r.status = jj_arrow_read_ndjson(g_parser, (const uint8_t *)text, len, &root, &opt, &r.stream, &r.rows,
                                             &r.err);
             CHECK(r.status == JJ_ARROW_OK, "threads %u, variant %d: status %d", threads, variant, (int)r.status);
             if (r.status) continue;
@@ -287,7 +287,7 @@ static void test_threads_inferred(void) {
         for (int k = 0; k < 2; k++) {
             jj_arrow_options opt = {0, false, k ? 2u : 1u};
             read_result r;
-            r.status = jj_arrow_read_ndjson(&g_parser, (const uint8_t *)text, len, NULL, &opt, &r.stream, &r.rows,
+            r.status = jj_arrow_read_ndjson(g_parser, (const uint8_t *)text, len, NULL, &opt, &r.stream, &r.rows,
                                             &r.err);
             status[k] = r.status;
             record[k] = r.err.record;
@@ -388,7 +388,8 @@ static void test_reader(void) {
 }
 
 int main(void) {
-    jj_parser_init(&g_parser);
+    g_parser = jj_parser_new();
+    if (!g_parser) abort(); /* out of memory */
     test_inference();
     test_batches();
     test_errors();
@@ -397,6 +398,6 @@ int main(void) {
     test_threads();
     test_threads_inferred();
     test_reader();
-    jj_parser_free(&g_parser);
+    jj_parser_delete(g_parser);
     return jj_test_report();
 }

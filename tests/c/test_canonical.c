@@ -13,14 +13,14 @@
 #include "jetjson_canonical.h"
 #include "test_util.h"
 
-static jj_parser g_parser;
+static jj_parser *g_parser;
 
 /* JCS of text (NUL-terminated): the status, the output in *out (malloc'ed, NUL added). */
 static jj_canon_status canon(const char *text, size_t len, char **out, size_t *fault) {
     jj_sink s;
     *out = NULL;
     if (jj_sink_init_malloc(&s, 16)) return JJ_CANON_NOMEM;
-    jj_canon_status st = jj_canonicalize(&g_parser, (const uint8_t *)text, len, &s, fault);
+    jj_canon_status st = jj_canonicalize(g_parser, (const uint8_t *)text, len, &s, fault);
     if (st == JJ_CANON_OK && jj_sink_put_byte(&s, 0) == 0) {
         *out = (char *)s.start;
     } else {
@@ -45,7 +45,7 @@ static void expect_error(const char *text, size_t len, jj_canon_status want, con
     CHECK(st == want, "%s: status %d, want %d", text, (int)st, (int)want);
     if (st == want && at && want != JJ_CANON_PARSE) {
         /* the tape entry at the fault points at the text named by `at` */
-        uint64_t w = g_parser.tape[fault];
+        uint64_t w = jj_parser_result(g_parser)->tape[fault];
         size_t off = jj_tape_type(w) == JJ_STRING ? (size_t)jj_tape_str_offset(w) : (size_t)jj_tape_payload(w);
         CHECK(jj_tape_type(w) != JJ_STRING || (jj_tape_str_flags(w) & JJ_STR_IN_INPUT) == 0 ||
                   strncmp(text + off, at, strlen(at)) == 0,
@@ -139,7 +139,7 @@ static void test_sink_failure(void) {
         CHECK(jj_sink_init_malloc(&s, first) == 0, "init");
         s.resize = refuse_resize;
         size_t fault;
-        jj_canon_status st = jj_canonicalize(&g_parser, (const uint8_t *)text, strlen(text), &s, &fault);
+        jj_canon_status st = jj_canonicalize(g_parser, (const uint8_t *)text, strlen(text), &s, &fault);
         CHECK(st == JJ_CANON_NOMEM, "room %zu: status %d", first, (int)st);
         if (!s.error) jj_sink_free_malloc(&s);
     }
@@ -287,13 +287,14 @@ static void test_key_order(void) {
 }
 
 int main(void) {
-    jj_parser_init(&g_parser);
+    g_parser = jj_parser_new();
+    if (!g_parser) abort(); /* out of memory */
     test_rfc_examples();
     test_errors();
     test_depth();
     test_sink_failure();
     test_numbers();
     test_key_order();
-    jj_parser_free(&g_parser);
+    jj_parser_delete(g_parser);
     return jj_test_report();
 }

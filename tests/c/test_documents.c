@@ -70,14 +70,14 @@ static void render(const uint64_t *tape, size_t tape_len, const uint8_t *strings
 
 /* What jj_parse makes of buf[start, end) alone. */
 static jj_error render_alone(const uint8_t *buf, size_t start, size_t end, text *out) {
-    jj_parser p;
-    jj_parser_init(&p);
+    jj_parser *p = jj_parser_new();
+    if (!p) abort(); /* out of memory */
     uint8_t *copy = malloc(end - start + 1);
     memcpy(copy, buf + start, end - start);
-    jj_error err = jj_parse(&p, copy, end - start);
-    if (err == JJ_OK) render(p.tape, p.tape_len, p.strings, copy, out);
+    jj_error err = jj_parse(p, copy, end - start);
+    if (err == JJ_OK) render(jj_parser_result(p)->tape, jj_parser_result(p)->tape_len, jj_parser_result(p)->strings, copy, out);
     free(copy);
-    jj_parser_free(&p);
+    jj_parser_delete(p);
     return err;
 }
 
@@ -106,18 +106,18 @@ static void test_stream(int glue) {
     }
     put(&buf, "\n", 1);
     const uint8_t *b = (const uint8_t *)buf.s;
-    jj_parser p;
-    jj_parser_init(&p);
+    jj_parser *p = jj_parser_new();
+    if (!p) abort(); /* out of memory */
     jj_many m;
-    CHECK(jj_many_start(&m, &p, b, buf.len, 0) == JJ_OK, "start");
+    CHECK(jj_many_start(&m, p, b, buf.len, 0) == JJ_OK, "start");
     for (size_t i = 0; i < NDOCS; i++) {
         size_t s, e;
         jj_error err = jj_many_next(&m, &s, &e);
-        CHECK(err == JJ_OK, "doc %zu: error %s at %zu", i, jj_error_name(err), p.error_offset);
+        CHECK(err == JJ_OK, "doc %zu: error %s at %zu", i, jj_error_name(err), jj_test_error_offset(p));
         CHECK(s == starts[i] && e == ends[i], "doc %zu: [%zu,%zu) expected [%zu,%zu)", i, s, e, starts[i], ends[i]);
         if (err != JJ_OK) continue;
         text got = {0}, exp = {0};
-        render(p.tape, p.tape_len, p.strings, b, &got);
+        render(jj_parser_result(p)->tape, jj_parser_result(p)->tape_len, jj_parser_result(p)->strings, b, &got);
         CHECK(render_alone(b, starts[i], ends[i], &exp) == JJ_OK, "alone %zu", i);
         CHECK(got.len == exp.len && memcmp(got.s, exp.s, got.len) == 0, "doc %zu: %s != %s", i, got.s, exp.s);
         free(got.s);
@@ -128,56 +128,56 @@ static void test_stream(int glue) {
 
     /* every cut of the stream: the documents before it, then EMPTY or INCOMPLETE */
     for (size_t cut = 0; cut <= buf.len; cut++) {
-        { jj_error se = jj_many_start(&m, &p, b, cut, JJ_MANY_MORE_INPUT); CHECK(se == JJ_OK, "start cut %zu: %s", cut, jj_error_name(se)); }
+        { jj_error se = jj_many_start(&m, p, b, cut, JJ_MANY_MORE_INPUT); CHECK(se == JJ_OK, "start cut %zu: %s", cut, jj_error_name(se)); }
         size_t whole = 0;
         while (whole < NDOCS && ends[whole] < cut) whole++; /* ends strictly before the cut */
         jj_error err = JJ_OK;
         size_t got = 0;
         while ((err = jj_many_next(&m, &s, &e)) == JJ_OK) got++;
-        CHECK(err == JJ_ERR_EMPTY || err == JJ_ERR_INCOMPLETE, "cut %zu: %s at %zu", cut, jj_error_name(err), p.error_offset);
+        CHECK(err == JJ_ERR_EMPTY || err == JJ_ERR_INCOMPLETE, "cut %zu: %s at %zu", cut, jj_error_name(err), jj_test_error_offset(p));
         /* a container or string ending right at the cut is complete; a number or word is not */
         CHECK(got == whole || got == whole + 1, "cut %zu: %zu documents, expected %zu", cut, got, whole);
         if (err == JJ_ERR_INCOMPLETE) CHECK(s >= (whole ? ends[whole - 1] : 0), "cut %zu: incomplete start %zu", cut, s);
         /* without the flag the end is the end: no INCOMPLETE */
-        CHECK(jj_many_start(&m, &p, b, cut, 0) == JJ_OK, "start cut final");
+        CHECK(jj_many_start(&m, p, b, cut, 0) == JJ_OK, "start cut final");
         while ((err = jj_many_next(&m, &s, &e)) == JJ_OK) {}
         CHECK(err != JJ_ERR_INCOMPLETE, "cut %zu without more input: incomplete", cut);
     }
-    jj_parser_free(&p);
+    jj_parser_delete(p);
     free(buf.s);
 }
 
 static void test_bad_documents(void) {
-    jj_parser p;
-    jj_parser_init(&p);
+    jj_parser *p = jj_parser_new();
+    if (!p) abort(); /* out of memory */
     jj_many m;
     size_t s, e;
     const char *in = "[1] [2,] {\"a\":3}\n[\"\xff\"] 4";
     const uint8_t *b = (const uint8_t *)in;
-    CHECK(jj_many_start(&m, &p, b, strlen(in), 0) == JJ_OK, "start");
+    CHECK(jj_many_start(&m, p, b, strlen(in), 0) == JJ_OK, "start");
     CHECK(jj_many_next(&m, &s, &e) == JJ_OK && s == 0 && e == 3, "first");
     jj_error err = jj_many_next(&m, &s, &e);
     CHECK(err != JJ_OK && err != JJ_ERR_INCOMPLETE && s == 4, "second is malformed: %s", jj_error_name(err));
     CHECK(jj_many_next(&m, &s, &e) == JJ_OK && s == 9 && e == 16, "third after the bad one: [%zu,%zu)", s, e);
     err = jj_many_next(&m, &s, &e);
-    CHECK(err == JJ_ERR_UTF8 && p.error_offset == 19, "fourth: %s at %zu", jj_error_name(err), p.error_offset);
+    CHECK(err == JJ_ERR_UTF8 && jj_test_error_offset(p) == 19, "fourth: %s at %zu", jj_error_name(err), jj_test_error_offset(p));
 
     /* an unclosed string at the end: incomplete with more input to come, else an error */
     in = "{\"a\":1} {\"b\":\"abc";
     b = (const uint8_t *)in;
-    CHECK(jj_many_start(&m, &p, b, strlen(in), JJ_MANY_MORE_INPUT) == JJ_OK, "start");
+    CHECK(jj_many_start(&m, p, b, strlen(in), JJ_MANY_MORE_INPUT) == JJ_OK, "start");
     CHECK(jj_many_next(&m, &s, &e) == JJ_OK, "before the cut");
     CHECK(jj_many_next(&m, &s, &e) == JJ_ERR_INCOMPLETE && s == 8, "unclosed string, more to come");
-    CHECK(jj_many_start(&m, &p, b, strlen(in), 0) == JJ_OK, "start");
+    CHECK(jj_many_start(&m, p, b, strlen(in), 0) == JJ_OK, "start");
     CHECK(jj_many_next(&m, &s, &e) == JJ_OK, "before the cut");
     CHECK(jj_many_next(&m, &s, &e) == JJ_ERR_UNCLOSED_STRING, "unclosed string at the end");
     /* a UTF-8 sequence cut by the end of a chunk */
     in = "[1] [\"\xc3";
     b = (const uint8_t *)in;
-    CHECK(jj_many_start(&m, &p, b, strlen(in), JJ_MANY_MORE_INPUT) == JJ_OK, "start");
+    CHECK(jj_many_start(&m, p, b, strlen(in), JJ_MANY_MORE_INPUT) == JJ_OK, "start");
     CHECK(jj_many_next(&m, &s, &e) == JJ_OK, "before the cut");
     CHECK(jj_many_next(&m, &s, &e) == JJ_ERR_INCOMPLETE, "cut UTF-8 sequence");
-    jj_parser_free(&p);
+    jj_parser_delete(p);
 }
 
 /* One jj_many_next result, its values rendered (a lazy tape finished first). */
@@ -188,10 +188,10 @@ typedef struct many_step {
 } many_step;
 
 static size_t many_steps(const uint8_t *b, size_t len, unsigned flags, many_step *out, size_t max, int *lazy) {
-    jj_parser p;
-    jj_parser_init(&p);
+    jj_parser *p = jj_parser_new();
+    if (!p) abort(); /* out of memory */
     jj_many m;
-    CHECK(jj_many_start(&m, &p, b, len, flags) == JJ_OK, "start");
+    CHECK(jj_many_start(&m, p, b, len, flags) == JJ_OK, "start");
     *lazy = (m.flags & JJ_MANY_LAZY) != 0;
     size_t n = 0;
     while (n < max) {
@@ -199,14 +199,14 @@ static size_t many_steps(const uint8_t *b, size_t len, unsigned flags, many_step
         memset(st, 0, sizeof *st);
         st->err = jj_many_next(&m, &st->start, &st->end);
         /* INCOMPLETE's offset is no part of its meaning (doc_start is) */
-        st->offset = st->err == JJ_OK || st->err == JJ_ERR_INCOMPLETE ? 0 : p.error_offset;
+        st->offset = st->err == JJ_OK || st->err == JJ_ERR_INCOMPLETE ? 0 : jj_test_error_offset(p);
         if (st->err == JJ_OK) {
-            if (*lazy) CHECK(jj_lazy_finish_range(&p, b, len, 0, p.tape_len) == JJ_OK, "finish");
-            render(p.tape, p.tape_len, p.strings, b, &st->values);
+            if (*lazy) CHECK(jj_lazy_finish_range(p, b, len, 0, jj_parser_result(p)->tape_len) == JJ_OK, "finish");
+            render(jj_parser_result(p)->tape, jj_parser_result(p)->tape_len, jj_parser_result(p)->strings, b, &st->values);
         }
         if (st->err == JJ_ERR_EMPTY || st->err == JJ_ERR_INCOMPLETE) break;
     }
-    jj_parser_free(&p);
+    jj_parser_delete(p);
     return n;
 }
 
@@ -270,17 +270,17 @@ static void test_lazy_many(int glue) {
 }
 
 static void test_owned_document(void) {
-    jj_parser p;
-    jj_parser_init(&p);
+    jj_parser *p = jj_parser_new();
+    if (!p) abort(); /* out of memory */
     const char *first = "{\"k\": [\"a\\nb\", 1.5, 7]}";
     const char *second = "[\"other\\t\", 2]";
-    CHECK(jj_parse(&p, (const uint8_t *)first, strlen(first)) == JJ_OK, "parse");
+    CHECK(jj_parse(p, (const uint8_t *)first, strlen(first)) == JJ_OK, "parse");
     text before = {0}, after = {0};
-    render(p.tape, p.tape_len, p.strings, (const uint8_t *)first, &before);
+    render(jj_parser_result(p)->tape, jj_parser_result(p)->tape_len, jj_parser_result(p)->strings, (const uint8_t *)first, &before);
     jj_doc doc;
-    jj_doc_take(&p, &doc, (const uint8_t *)first, strlen(first));
-    CHECK(p.tape == NULL && p.tape_len == 0, "the parser gave its tape away");
-    CHECK(jj_parse(&p, (const uint8_t *)second, strlen(second)) == JJ_OK, "the parser parses again");
+    jj_doc_take(p, &doc, (const uint8_t *)first, strlen(first));
+    CHECK(jj_parser_result(p)->tape == NULL && jj_parser_result(p)->tape_len == 0, "the parser gave its tape away");
+    CHECK(jj_parse(p, (const uint8_t *)second, strlen(second)) == JJ_OK, "the parser parses again");
     render(doc.tape, doc.tape_len, doc.strings, doc.input, &after);
     CHECK(before.len == after.len && memcmp(before.s, after.s, before.len) == 0, "taken doc unchanged: %s", after.s);
     CHECK(doc.max_depth == 2, "depth %zu", doc.max_depth);
@@ -288,7 +288,7 @@ static void test_owned_document(void) {
     CHECK(doc.tape == NULL && doc.strings == NULL, "freed");
     free(before.s);
     free(after.s);
-    jj_parser_free(&p);
+    jj_parser_delete(p);
 }
 
 /* jj_text_position_of (the vector and the word-at-a-time counts) against a count made

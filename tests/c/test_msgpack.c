@@ -16,7 +16,7 @@
 #include "tape_compare.h"
 #include "test_util.h"
 
-static jj_parser g_parser;
+static jj_parser *g_parser;
 
 /* JSON text -> MessagePack in a malloc sink; returns the error; the bytes in *out, *len. */
 static jj_mp_error to_msgpack(const char *json, size_t n, unsigned flags, uint8_t **out, size_t *len) {
@@ -25,7 +25,7 @@ static jj_mp_error to_msgpack(const char *json, size_t n, unsigned flags, uint8_
     *out = NULL;
     *len = 0;
     if (jj_sink_init_malloc(&s, 16)) return JJ_MP_NOMEM;
-    jj_mp_error e = jj_json_to_msgpack(&g_parser, (const uint8_t *)json, n, flags, &s, &st);
+    jj_mp_error e = jj_json_to_msgpack(g_parser, (const uint8_t *)json, n, flags, &s, &st);
     if (e != JJ_MP_OK || jj_sink_finish(&s, len)) {
         jj_sink_free_malloc(&s);
         return e != JJ_MP_OK ? e : JJ_MP_NOMEM;
@@ -266,12 +266,12 @@ static void round_trip(const char *name, const uint8_t *json, size_t len) {
               memcmp(mp1, mp2, mp1_len) == 0,
           "%s: MessagePack differs after a round trip", name);
     /* the JSON written parses to the original's values (same tape, entry for entry) */
-    jj_parser other;
-    jj_parser_init(&other);
-    CHECK(jj_parse(&g_parser, json, len) == JJ_OK && jj_parse(&other, text, text_len) == JJ_OK &&
-              jj_test_same_values(&g_parser, json, &other, text, 0),
+    jj_parser *other = jj_parser_new();
+    if (!other) abort(); /* out of memory */
+    CHECK(jj_parse(g_parser, json, len) == JJ_OK && jj_parse(other, text, text_len) == JJ_OK &&
+              jj_test_same_values(g_parser, json, other, text, 0),
           "%s: values differ after a round trip", name);
-    jj_parser_free(&other);
+    jj_parser_delete(other);
     /* every cut of the MessagePack fails cleanly: all of them for small files; for big
      * ones (each cut reads up to the whole) 300 spread over it and the last 64 bytes */
     size_t step = mp1_len > 20000 ? mp1_len / 300 : 1;
@@ -338,7 +338,7 @@ static void test_depth_and_ndjson(void) {
     jj_mp_status status;
     jj_sink_init_malloc(&s, 16);
     const char *bad = "1\n[2,\n3";
-    CHECK(jj_json_to_msgpack(&g_parser, (const uint8_t *)bad, strlen(bad), JJ_MP_NDJSON, &s, &status) == JJ_MP_JSON &&
+    CHECK(jj_json_to_msgpack(g_parser, (const uint8_t *)bad, strlen(bad), JJ_MP_NDJSON, &s, &status) == JJ_MP_JSON &&
               status.document == 2,
           "ndjson error names document 2 (got %zu)", status.document);
     jj_sink_free_malloc(&s);
@@ -355,18 +355,19 @@ static void test_sink_failure(void) {
     jj_sink s = {room, room + sizeof room, room, refuse, NULL, 0};
     jj_mp_status st;
     const char *json = "[\"a long enough string\", 1, 2, 3]";
-    CHECK(jj_json_to_msgpack(&g_parser, (const uint8_t *)json, strlen(json), 0, &s, &st) == JJ_MP_NOMEM, "nomem");
+    CHECK(jj_json_to_msgpack(g_parser, (const uint8_t *)json, strlen(json), 0, &s, &st) == JJ_MP_NOMEM, "nomem");
     jj_sink s2 = {room, room + sizeof room, room, refuse, NULL, 0};
     CHECK(jj_msgpack_to_json((const uint8_t *)"\x93\x01\x02\x03", 4, 0, &s2, &st) == JJ_MP_NOMEM, "nomem back");
 }
 
 int main(void) {
-    jj_parser_init(&g_parser);
+    g_parser = jj_parser_new();
+    if (!g_parser) abort(); /* out of memory */
     test_spec_vectors();
     test_escape_utf8();
     test_depth_and_ndjson();
     test_sink_failure();
     test_corpus();
-    jj_parser_free(&g_parser);
+    jj_parser_delete(g_parser);
     return jj_test_report();
 }

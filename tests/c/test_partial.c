@@ -72,14 +72,14 @@ static void prefixes_of(const char *name, const uint8_t *doc, size_t len, jj_par
             CHECK(kind != JJ_PARTIAL_MALFORMED && kind != JJ_PARTIAL_NOMEM, "%s cut at %zu: kind %d", name, cut,
                   (int)kind);
             if (kind == JJ_PARTIAL_COMPLETED) {
-                jj_parser q;
-                jj_parser_init(&q);
-                jj_error err = jj_parse(&q, s.start, out_len);
+                jj_parser *q = jj_parser_new();
+                if (!q) abort(); /* out of memory */
+                jj_error err = jj_parse(q, s.start, out_len);
                 /* a cut inside a lone surrogate or bad UTF-8 kept by keep_string is the
                  * parser's to refuse; everything else must parse */
                 CHECK(err == JJ_OK || err == JJ_ERR_UTF8 || err == JJ_ERR_ESCAPE, "%s cut at %zu (keep %d): %s", name,
                       cut, keep, jj_error_name(err));
-                jj_parser_free(&q);
+                jj_parser_delete(q);
             }
             jj_sink_free_malloc(&s);
         }
@@ -107,10 +107,10 @@ static void folder(const char *sub, jj_parser *p) {
 
 int main(void) {
     hand_cases();
-    jj_parser p;
-    jj_parser_init(&p);
-    folder("corpus", &p);
-    folder("JSONTestSuite/test_parsing", &p);
-    jj_parser_free(&p);
+    jj_parser *p = jj_parser_new();
+    if (!p) abort(); /* out of memory */
+    folder("corpus", p);
+    folder("JSONTestSuite/test_parsing", p);
+    jj_parser_delete(p);
     return jj_test_report();
 }

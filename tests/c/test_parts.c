@@ -101,15 +101,15 @@ static void same_result(const uint8_t *buf, size_t len, int to_json, unsigned fl
     jj_sink one, many;
     if (jj_sink_init_malloc(&one, 64) || jj_sink_init_malloc(&many, 64)) abort();
     jj_mp_status s1, s2;
-    jj_parser p;
-    jj_parser_init(&p);
+    jj_parser *p = jj_parser_new();
+    if (!p) abort(); /* out of memory */
     jj_mp_error e1, e2;
     if (to_json) {
         e1 = jj_msgpack_to_json(buf, len, flags, &one, &s1);
         e2 = jj_msgpack_to_json_threads(buf, len, flags, threads, block, &many, &s2);
     } else {
-        e1 = jj_json_to_msgpack(&p, buf, len, flags, &one, &s1);
-        e2 = jj_json_to_msgpack_threads(&p, buf, len, flags, threads, block, &many, &s2);
+        e1 = jj_json_to_msgpack(p, buf, len, flags, &one, &s1);
+        e2 = jj_json_to_msgpack_threads(p, buf, len, flags, threads, block, &many, &s2);
     }
     CHECK(e1 == e2 && (e1 == JJ_MP_OK || (s1.error == s2.error && s1.offset == s2.offset &&
                                           s1.document == s2.document && s1.json_error == s2.json_error)),
@@ -118,7 +118,7 @@ static void same_result(const uint8_t *buf, size_t len, int to_json, unsigned fl
     if (e1 == JJ_MP_OK)
         CHECK(jj_sink_len(&one) == jj_sink_len(&many) && memcmp(one.start, many.start, jj_sink_len(&one)) == 0,
               "same bytes (to_json %d, threads %u, block %zu)", to_json, threads, block);
-    jj_parser_free(&p);
+    jj_parser_delete(p);
     jj_sink_free_malloc(&one);
     jj_sink_free_malloc(&many);
 }
@@ -131,12 +131,12 @@ static void test_msgpack(void) {
             uint8_t *json = make_ndjson(3000, bads[b], multiline, &len);
             /* the MessagePack stream of the good documents, to read back */
             jj_sink mp;
-            jj_parser p;
-            jj_parser_init(&p);
+            jj_parser *p = jj_parser_new();
+            if (!p) abort(); /* out of memory */
             if (jj_sink_init_malloc(&mp, len)) abort();
             jj_mp_status st;
-            if (!bads[b]) CHECK(jj_json_to_msgpack(&p, json, len, JJ_MP_NDJSON, &mp, &st) == JJ_MP_OK, "packed");
-            jj_parser_free(&p);
+            if (!bads[b]) CHECK(jj_json_to_msgpack(p, json, len, JJ_MP_NDJSON, &mp, &st) == JJ_MP_OK, "packed");
+            jj_parser_delete(p);
             size_t blocks[] = {1, 100, 4096, 1 << 20};
             for (unsigned threads = 1; threads <= 8; threads *= 2) {
                 for (size_t k = 0; k < 4; k++) {

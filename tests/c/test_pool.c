@@ -62,10 +62,10 @@ static size_t window_end(const uint8_t *buf, size_t len, size_t at, size_t batch
 
 /* One window read on this thread with jj_many_next, compared with w (parsed elsewhere). */
 static void compare_window(const jj_window *w, unsigned flags) {
-    jj_parser p;
-    jj_parser_init(&p);
+    jj_parser *p = jj_parser_new();
+    if (!p) abort(); /* out of memory */
     jj_many m;
-    jj_error err = jj_many_start(&m, &p, w->buf, w->len, flags);
+    jj_error err = jj_many_start(&m, p, w->buf, w->len, flags);
     CHECK(err == JJ_OK, "jj_many_start: %d", err);
     CHECK(w->pending == m.pending && w->pending_at == m.pending_at, "pending %d/%d at %zu/%zu", w->pending,
           m.pending, w->pending_at, m.pending_at);
@@ -80,36 +80,41 @@ static void compare_window(const jj_window *w, unsigned flags) {
         CHECK(d->err == r && d->start == s && d->end == e, "doc %zu: %d [%zu,%zu) vs %d [%zu,%zu)", i, d->err,
               d->start, d->end, r, s, e);
         if (r == JJ_OK) {
-            jj_parser view;
-            jj_window_view(w, i, &view);
-            CHECK(view.tape_len == p.tape_len && memcmp(view.tape, p.tape, p.tape_len * sizeof *p.tape) == 0,
+            jj_parser *holder = jj_parser_new();
+            if (!holder) abort(); /* out of memory */
+            jj_window_view(w, i, holder);
+            const jj_doc *view = jj_parser_result(holder), *mine = jj_parser_result(p);
+            CHECK(view->tape_len == mine->tape_len && memcmp(view->tape, mine->tape, mine->tape_len * sizeof *mine->tape) == 0,
                   "doc %zu: tape differs", i);
-            CHECK(view.strings_len == p.strings_len && memcmp(view.strings, p.strings, p.strings_len) == 0,
+            CHECK(view->strings_len == mine->strings_len && memcmp(view->strings, mine->strings, mine->strings_len) == 0,
                   "doc %zu: strings differ", i);
-            CHECK(view.max_depth == p.max_depth, "doc %zu: depth", i);
+            CHECK(view->max_depth == mine->max_depth, "doc %zu: depth", i);
+            jj_window_unview(holder);
+            jj_parser_delete(holder);
         }
         if (r != JJ_OK) {
             CHECK(i + 1 == w->count, "results after the last: %zu of %zu", i + 1, w->count);
             break;
         }
     }
-    jj_parser_free(&p);
+    jj_parser_delete(p);
 }
 
 /* The lazy form: each document's lazy tape is jj_parse_lazy's of its text alone. */
 static void compare_lazy(const jj_window *w) {
-    jj_parser p;
-    jj_parser_init(&p);
+    jj_parser *p = jj_parser_new();
+    if (!p) abort(); /* out of memory */
     for (size_t i = 0; i < w->count; i++) {
         const jj_window_doc *d = &w->docs[i];
         if (d->err != JJ_OK) break;
-        jj_error r = jj_parse_lazy(&p, w->buf + d->start, d->end - d->start);
+        jj_error r = jj_parse_lazy(p, w->buf + d->start, d->end - d->start);
         CHECK(r == d->lazy_err, "lazy doc %zu: %d vs %d", i, d->lazy_err, r);
         if (r == JJ_OK)
-            CHECK(d->doc.tape_len == p.tape_len && memcmp(d->doc.tape, p.tape, p.tape_len * 8) == 0,
+            CHECK(d->doc.tape_len == jj_parser_result(p)->tape_len &&
+                      memcmp(d->doc.tape, jj_parser_result(p)->tape, d->doc.tape_len * 8) == 0,
                   "lazy doc %zu: tape differs", i);
     }
-    jj_parser_free(&p);
+    jj_parser_delete(p);
 }
 
 static void run_stream(size_t docs, int bad, size_t batch, unsigned workers, int lazy) {

@@ -10,6 +10,13 @@
 
 static unsigned long g_passed, g_failed;
 
+/* The byte offset of a parser's last error (jj_parser_error's). */
+static inline size_t jj_test_error_offset(const jj_parser *p) {
+    size_t offset = 0;
+    jj_parser_error(p, &offset);
+    return offset;
+}
+
 /* Counts a failure and reports the first 40 (a broken kernel fails thousands of checks). */
 #define FAIL(...)                                                                   \
     do {                                                                            \

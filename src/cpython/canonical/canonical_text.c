@@ -8,7 +8,7 @@
 #include "writer.h"
 
 /* The key at tape index t, for the message (NULL when it cannot be decoded). */
-static PyObject *jj_key_at(const jj_parser *p, const uint8_t *input, size_t t) {
+static PyObject *jj_key_at(const jj_doc *p, const uint8_t *input, size_t t) {
     uint64_t w = p->tape[t];
     const uint8_t *base = jj_tape_str_flags(w) & JJ_STR_IN_INPUT ? input : p->strings;
     PyObject *key = PyUnicode_DecodeUTF8((const char *)base + jj_tape_str_offset(w),
@@ -19,7 +19,7 @@ static PyObject *jj_key_at(const jj_parser *p, const uint8_t *input, size_t t) {
 
 /* The exception for what jj_canonical_write refused at tape index `fault`. */
 static void jj_canon_raise(const jj_request *r, jj_canon_status status, size_t fault) {
-    const jj_parser *p = r->parser;
+    const jj_doc *p = jj_parser_result(r->parser);
     const uint64_t *tape = p->tape;
     switch (status) {
     case JJ_CANON_NOMEM: PyErr_NoMemory(); return;

@@ -184,7 +184,7 @@ PyObject *jj_int_from_digits(const uint8_t *digits, size_t len) {
     return v;
 }
 
-static inline const uint8_t *jj_str_bytes(const jj_parser *p, const uint8_t *input, uint64_t w) {
+static inline const uint8_t *jj_str_bytes(const jj_doc *p, const uint8_t *input, uint64_t w) {
     return (jj_tape_str_flags(w) & JJ_STR_IN_INPUT ? input : p->strings) + jj_tape_str_offset(w);
 }
 
@@ -229,11 +229,11 @@ typedef struct jj_frame {
 
 #define JJ_FRAMES_ON_STACK 64
 
-PyObject *jj_build_objects(jj_state *st, const jj_parser *p, const uint8_t *input) {
+PyObject *jj_build_objects(jj_state *st, const jj_doc *p, const uint8_t *input) {
     return jj_build_value_at(st, p, input, 0);
 }
 
-PyObject *jj_build_value_at(jj_state *st, const jj_parser *p, const uint8_t *input, size_t start) {
+PyObject *jj_build_value_at(jj_state *st, const jj_doc *p, const uint8_t *input, size_t start) {
     const uint64_t *tape = p->tape;
     jj_frame local[JJ_FRAMES_ON_STACK];
     jj_frame *frames = local;
@@ -348,7 +348,7 @@ fail:
  * Out-of-line entry points to the makers above, so that loads keeps them inlined as it
  * has them and the typed decoder makes its strs and ints the same way. */
 
-PyObject *jj_tape_str_value(jj_state *st, const jj_parser *p, const uint8_t *input, size_t t) {
+PyObject *jj_tape_str_value(jj_state *st, const jj_doc *p, const uint8_t *input, size_t t) {
     uint64_t w = p->tape[t];
     const uint8_t *s = jj_str_bytes(p, input, w);
     size_t len = jj_tape_str_bytes(p->tape[t + 1]);
@@ -357,11 +357,11 @@ PyObject *jj_tape_str_value(jj_state *st, const jj_parser *p, const uint8_t *inp
     return jj_ascii_str(s, len);
 }
 
-PyObject *jj_tape_key(jj_state *st, const jj_parser *p, const uint8_t *input, size_t t) {
+PyObject *jj_tape_key(jj_state *st, const jj_doc *p, const uint8_t *input, size_t t) {
     uint64_t w = p->tape[t];
     return jj_key(st, jj_str_bytes(p, input, w), p->tape[t + 1], jj_tape_str_flags(w));
 }
 
-PyObject *jj_tape_big_int(const jj_parser *p, const uint8_t *input, size_t t) {
+PyObject *jj_tape_big_int(const jj_doc *p, const uint8_t *input, size_t t) {
     return jj_int_from_digits(input + jj_tape_payload(p->tape[t]), (size_t)p->tape[t + 1]);
 }

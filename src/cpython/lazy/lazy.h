@@ -37,9 +37,10 @@ typedef struct jj_table {
 
 typedef struct jj_lazy_doc {
     PyObject_HEAD
-    jj_parser tape;        /* only tape, strings and max_depth are used: a lazy tape
-                            * (jj_parse_lazy), whose raw entries are finished in place
-                            * when first read (escaped strings into `strings`) */
+    jj_parser *parser;     /* holds a lazy tape (jj_parse_lazy), whose raw entries are
+                            * finished in place when first read (escaped strings into
+                            * its string buffer) */
+    const jj_doc *tape;    /* jj_parser_result(parser): tape, strings, max_depth */
     const uint8_t *input;  /* the text the tape points into */
     size_t input_len;
     PyObject *owner;       /* bytes or str holding `input`, or NULL */
@@ -68,7 +69,7 @@ typedef struct jj_iter {
 static inline jj_state *jj_lazy_state(PyObject *self) {
     return (jj_state *)PyType_GetModuleState(Py_TYPE(self));
 }
-static inline size_t jj_count(const jj_lazy_doc *d, size_t at) { return (size_t)d->tape.tape[at + 1]; }
+static inline size_t jj_count(const jj_lazy_doc *d, size_t at) { return (size_t)d->tape->tape[at + 1]; }
 /* jj_lazy_state of a view, without PyType_GetModuleState's call. */
 static inline jj_state *jj_view_state(PyObject *self) { return ((jj_view *)self)->doc->st; }
 

@@ -23,13 +23,13 @@ PyObject *jj_new_view(jj_state *st, int type_slot, jj_lazy_doc *doc, size_t at) 
 }
 
 PyObject *jj_lazy_scalar(jj_state *st, jj_lazy_doc *doc, size_t t) {
-    if (jj_tape_is_raw(doc->tape.tape, t) && jj_lazy_finish(&doc->tape, doc->input, doc->input_len, t) != JJ_OK)
+    if (jj_tape_is_raw(doc->tape->tape, t) && jj_lazy_finish(doc->parser, doc->input, doc->input_len, t) != JJ_OK)
         return PyErr_NoMemory();
-    return jj_build_value_at(st, &doc->tape, doc->input, t);
+    return jj_build_value_at(st, doc->tape, doc->input, t);
 }
 
 PyObject *jj_lazy_value(jj_state *st, jj_lazy_doc *doc, size_t t) {
-    switch (jj_tape_type(doc->tape.tape[t])) {
+    switch (jj_tape_type(doc->tape->tape[t])) {
     case JJ_OBJECT: return jj_new_view(st, JJ_LT_OBJECT, doc, t);
     case JJ_ARRAY: return jj_new_view(st, JJ_LT_ARRAY, doc, t);
     default: return jj_lazy_scalar(st, doc, t);
@@ -39,12 +39,12 @@ PyObject *jj_lazy_value(jj_state *st, jj_lazy_doc *doc, size_t t) {
 PyObject *jj_lazy_build(jj_state *st, jj_lazy_doc *doc, size_t t) {
     if (!doc->finished) {
         /* everything below t, finished once (the whole document when t is the root) */
-        if (jj_lazy_finish_range(&doc->tape, doc->input, doc->input_len, t, jj_tape_skip(doc->tape.tape, t)) != JJ_OK)
+        if (jj_lazy_finish_range(doc->parser, doc->input, doc->input_len, t, jj_tape_skip(doc->tape->tape, t)) != JJ_OK)
             return PyErr_NoMemory();
         if (t == 0) doc->finished = 1;
     }
     int gc_was_enabled = PyGC_Disable();
-    PyObject *v = jj_build_value_at(st, &doc->tape, doc->input, t);
+    PyObject *v = jj_build_value_at(st, doc->tape, doc->input, t);
     if (gc_was_enabled) PyGC_Enable();
     return v;
 }
@@ -67,16 +67,16 @@ static inline uint64_t jj_hash_bytes(const uint8_t *s, size_t len) {
 
 /* A key's bytes: a raw key without escapes is its own text already. */
 const uint8_t *jj_doc_key(jj_lazy_doc *d, size_t t, size_t *len) {
-    uint64_t w = d->tape.tape[t];
+    uint64_t w = d->tape->tape[t];
     if (__builtin_expect((jj_tape_str_flags(w) & (JJ_STR_RAW | JJ_STR_ESCAPED)) == (JJ_STR_RAW | JJ_STR_ESCAPED), 0)) {
-        if (jj_lazy_finish(&d->tape, d->input, d->input_len, t) != JJ_OK) {
+        if (jj_lazy_finish(d->parser, d->input, d->input_len, t) != JJ_OK) {
             PyErr_NoMemory();
             return NULL;
         }
-        w = d->tape.tape[t];
+        w = d->tape->tape[t];
     }
-    *len = jj_tape_str_bytes(d->tape.tape[t + 1]);
-    return (jj_tape_str_flags(w) & JJ_STR_IN_INPUT ? d->input : d->tape.strings) + jj_tape_str_offset(w);
+    *len = jj_tape_str_bytes(d->tape->tape[t + 1]);
+    return (jj_tape_str_flags(w) & JJ_STR_IN_INPUT ? d->input : d->tape->strings) + jj_tape_str_offset(w);
 }
 
 /* The table entry of a container: found, or (create) made; NULL when absent, or when
@@ -115,8 +115,9 @@ static int jj_build_object_table(jj_lazy_doc *d, jj_table *tb, size_t at) {
     while (cap < 2 * n) cap *= 2;
     size_t *slots = PyMem_Calloc(cap, sizeof *slots);
     if (!slots) return 0;
+    const uint64_t *tape = d->tape->tape; /* finishing keys never moves the tape */
     size_t t = at + 2;
-    for (size_t k = 0; k < n; k++, t = jj_tape_skip(d->tape.tape, t + 2)) {
+    for (size_t k = 0; k < n; k++, t = jj_tape_skip(tape, t + 2)) {
         size_t len = 0, olen = 0;
         const uint8_t *s = jj_doc_key(d, t, &len);
         if (!s) {
@@ -146,7 +147,7 @@ size_t jj_object_find(jj_lazy_doc *d, size_t at, const uint8_t *key, size_t len)
         }
         return 0;
     }
-    const uint64_t *tape = d->tape.tape;
+    const uint64_t *tape = d->tape->tape;
     size_t t = at + 2, found = 0, k = 0;
     for (; k < n; k++, t = jj_tape_skip(tape, t + 2)) {
         uint64_t w = tape[t];
@@ -155,7 +156,7 @@ size_t jj_object_find(jj_lazy_doc *d, size_t at, const uint8_t *key, size_t len)
         if (!(flags & JJ_STR_ESCAPED)) {
             /* the key's bytes as they are: in the input, or unescaped already */
             if (klen != len) continue;
-            const uint8_t *s = (flags & JJ_STR_IN_INPUT ? d->input : d->tape.strings) + jj_tape_str_offset(w);
+            const uint8_t *s = (flags & JJ_STR_IN_INPUT ? d->input : d->tape->strings) + jj_tape_str_offset(w);
             if (memcmp(s, key, len) == 0) {
                 found = t + 2;
                 break;
@@ -165,7 +166,7 @@ size_t jj_object_find(jj_lazy_doc *d, size_t at, const uint8_t *key, size_t len)
         /* the length of a key still escaped says nothing: finish it first */
         const uint8_t *s = jj_doc_key(d, t, &klen);
         if (!s) return SIZE_MAX;
-        tape = d->tape.tape;
+        tape = d->tape->tape;
         if (klen == len && memcmp(s, key, len) == 0) {
             found = t + 2;
             break;
@@ -184,8 +185,9 @@ static void jj_build_array_table(jj_lazy_doc *d, jj_table *tb, size_t at) {
     size_t n = jj_count(d, at);
     size_t *slots = PyMem_Malloc(n * sizeof *slots);
     if (!slots) return;
+    const uint64_t *tape = d->tape->tape; /* finishing entries never moves the tape */
     size_t t = at + 2;
-    for (size_t k = 0; k < n; k++, t = jj_tape_skip(d->tape.tape, t)) slots[k] = t;
+    for (size_t k = 0; k < n; k++, t = jj_tape_skip(tape, t)) slots[k] = t;
     tb->slots = slots;
 }
 
@@ -193,8 +195,9 @@ size_t jj_array_element(jj_lazy_doc *d, size_t at, size_t i) {
     size_t n = jj_count(d, at);
     jj_table *tb = n > JJ_SCAN_ONLY && i > JJ_SCAN_ONLY ? jj_table_of(d, at, 1) : NULL;
     if (tb && tb->slots) return tb->slots[i];
+    const uint64_t *tape = d->tape->tape;
     size_t t = at + 2;
-    for (size_t k = 0; k < i; k++) t = jj_tape_skip(d->tape.tape, t);
+    for (size_t k = 0; k < i; k++) t = jj_tape_skip(tape, t);
     if (tb && (tb->scanned += i) > n) jj_build_array_table(d, tb, at);
     return t;
 }
@@ -237,8 +240,8 @@ static void jj_doc_dealloc(PyObject *self) {
      * faulting in new pages. Only empty slots are filled, and nothing of the parser is
      * freed here, because this may run (from the GC) while a parse uses the parser. */
     jj_thread_parser *tp = jj_thread_parser_get();
-    if (tp) jj_parser_recycle(&tp->parser, &d->tape, JJ_RECYCLE_MAX);
-    jj_parser_free(&d->tape);
+    if (tp && d->parser) jj_parser_recycle(tp->parser, d->parser, JJ_RECYCLE_MAX);
+    jj_parser_delete(d->parser);
     for (size_t i = 0; d->tables && i <= d->tables_mask; i++) PyMem_Free(d->tables[i].slots);
     PyMem_Free(d->tables);
     PyObject_GC_Del(self);
@@ -266,7 +269,8 @@ static PyType_Spec jj_doc_spec = {
 static jj_lazy_doc *jj_doc_new(jj_state *st) {
     jj_lazy_doc *d = PyObject_GC_New(jj_lazy_doc, (PyTypeObject *)st->lazy_types[JJ_LT_DOCUMENT]);
     if (!d) return NULL;
-    jj_parser_init(&d->tape);
+    d->parser = jj_parser_new();
+    d->tape = d->parser ? jj_parser_result(d->parser) : NULL;
     d->input = NULL;
     d->input_len = 0;
     d->owner = NULL;
@@ -275,6 +279,10 @@ static jj_lazy_doc *jj_doc_new(jj_state *st) {
     d->tables_mask = d->tables_used = 0;
     d->finished = 0;
     d->st = st;
+    if (!d->parser) {
+        Py_DECREF(d);
+        return (jj_lazy_doc *)PyErr_NoMemory();
+    }
     return d;
 }
 
@@ -282,7 +290,7 @@ static jj_lazy_doc *jj_doc_new(jj_state *st) {
  * the string buffer only when the parse used it (jj_parse_lazy leaves it empty but for
  * inputs it hands to jj_parse), and the scratch when the input was transcoded there. */
 static void jj_lazy_doc_take(jj_lazy_doc *d, jj_thread_parser *tp, const uint8_t *buf, size_t len) {
-    jj_parser_take_document(&d->tape, &tp->parser);
+    jj_parser_take_document(d->parser, tp->parser);
     if (!d->copy && !d->owner) {
         d->copy = tp->scratch;
         tp->scratch = NULL;
@@ -299,13 +307,13 @@ PyObject *jj_lazy_adopt(jj_state *st, jj_parser *p, const uint8_t *input, size_t
                         int finished) {
     jj_lazy_doc *doc = jj_doc_new(st);
     if (!doc) return NULL;
-    jj_parser_take_document(&doc->tape, p);
+    jj_parser_take_document(doc->parser, p);
     doc->owner = Py_XNewRef(owner);
     doc->input = input;
     doc->input_len = len;
     doc->finished = finished;
     PyObject_GC_Track((PyObject *)doc);
-    int root = jj_tape_type(doc->tape.tape[0]) == JJ_OBJECT ? JJ_LT_OBJECT : JJ_LT_ARRAY;
+    int root = jj_tape_type(doc->tape->tape[0]) == JJ_OBJECT ? JJ_LT_OBJECT : JJ_LT_ARRAY;
     PyObject *view = jj_new_view(st, root, doc, 0);
     Py_DECREF(doc);
     return view;
@@ -341,24 +349,25 @@ PyObject *jj_parse_py(PyObject *module, PyObject *data) {
         doc->owner = Py_NewRef(r.text ? r.text : data);
     }
     jj_parser *p = r.parser;
+    const jj_doc *parsed = jj_parser_result(p);
     PyThreadState *saved = jj_request_unlock(&r);
     jj_error err = jj_parse_lazy(p, buf, len);
     jj_request_relock(saved);
     if (err != JJ_OK) {
         result = jj_request_refused(&r, err);
-    } else if (jj_tape_type(p->tape[0]) != JJ_OBJECT && jj_tape_type(p->tape[0]) != JJ_ARRAY) {
+    } else if (jj_tape_type(parsed->tape[0]) != JJ_OBJECT && jj_tape_type(parsed->tape[0]) != JJ_ARRAY) {
         /* a scalar root is just the value, as loads gives it (json decides the odd cases) */
         if (jj_lazy_finish(p, buf, len, 0) != JJ_OK) {
             PyErr_NoMemory();
             goto done;
         }
-        result = jj_build_value_at(st, p, buf, 0);
+        result = jj_build_value_at(st, parsed, buf, 0);
         if (!result && !PyErr_ExceptionMatches(PyExc_MemoryError)) {
             PyErr_Clear();
             result = jj_request_by_json(&r);
         }
     } else {
-        int root = jj_tape_type(p->tape[0]) == JJ_OBJECT ? JJ_LT_OBJECT : JJ_LT_ARRAY;
+        int root = jj_tape_type(parsed->tape[0]) == JJ_OBJECT ? JJ_LT_OBJECT : JJ_LT_ARRAY;
         jj_lazy_doc_take(doc, tp, buf, len);
         result = jj_new_view(st, root, doc, 0);
     }

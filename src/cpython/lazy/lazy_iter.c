@@ -24,7 +24,7 @@ static void jj_iter_dealloc(PyObject *self) {
 static PyObject *jj_iter_next(PyObject *self) {
     jj_iter *it = (jj_iter *)self;
     if (it->left == 0) return NULL;
-    const uint64_t *tape = it->doc->tape.tape;
+    const uint64_t *tape = it->doc->tape->tape;
     size_t t = it->pos;
     /* advance first: building a value may run other Python code (GC) that uses `it` */
     it->left--;

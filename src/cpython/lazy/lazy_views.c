@@ -56,7 +56,7 @@ static int jj_doc_resolve(jj_lazy_doc *d, size_t start, const char *ptr, size_t 
     size_t t = start, pos = 0;
     jj_pointer_token tok;
     while (jj_pointer_next(ptr, len, &pos, &tok)) {
-        const uint64_t *tape = d->tape.tape;
+        const uint64_t *tape = d->tape->tape;
         jj_type type = jj_tape_type(tape[t]);
         if (type == JJ_OBJECT) {
             size_t end = (size_t)jj_tape_payload(tape[t]), k = t + 2;
@@ -69,7 +69,7 @@ static int jj_doc_resolve(jj_lazy_doc *d, size_t start, const char *ptr, size_t 
                     t = k + 2;
                     break;
                 }
-                k = jj_tape_skip(d->tape.tape, k + 2);
+                k = jj_tape_skip(d->tape->tape, k + 2);
             }
             if (!t) st = JJ_PTR_NO_KEY;
         } else if (type == JJ_ARRAY) {
@@ -257,7 +257,8 @@ static PyObject *jj_array_slice(PyObject *self, PyObject *slice) {
     Py_ssize_t stride = step > 0 ? step : -step;
     jj_state *st = jj_view_state(self);
     size_t t = jj_array_element(v->doc, v->at, (size_t)first);
-    for (Py_ssize_t k = first; k <= last; k++, t = jj_tape_skip(v->doc->tape.tape, t)) {
+    const uint64_t *tape = v->doc->tape->tape;
+    for (Py_ssize_t k = first; k <= last; k++, t = jj_tape_skip(tape, t)) {
         if ((k - first) % stride) continue;
         PyObject *item = jj_lazy_value(st, v->doc, t);
         if (!item) {
@@ -293,7 +294,8 @@ static int jj_array_each(PyObject *self, int (*visit)(PyObject *, PyObject *, Py
     jj_view *v = (jj_view *)self;
     jj_state *st = jj_view_state(self);
     size_t n = jj_count(v->doc, v->at), t = v->at + 2;
-    for (size_t k = 0; k < n; k++, t = jj_tape_skip(v->doc->tape.tape, t)) {
+    const uint64_t *tape = v->doc->tape->tape;
+    for (size_t k = 0; k < n; k++, t = jj_tape_skip(tape, t)) {
         PyObject *item = jj_lazy_value(st, v->doc, t);
         if (!item) return -1;
         int rc = visit(item, arg, (Py_ssize_t)k, acc);

@@ -134,7 +134,7 @@ static int jj_doc_parse(jj_state *st, PyObject *data, jj_request *d) {
 
 /* The value at tape index t of the parse of `input` (the caller has paused the GC). */
 static PyObject *jj_doc_value(jj_state *st, const jj_request *d, const uint8_t *input, size_t t) {
-    return jj_build_value_at(st, &d->tp->parser, input, t);
+    return jj_build_value_at(st, jj_parser_result(d->tp->parser), input, t);
 }
 
 /* ---- get / get_many ---- */
@@ -176,7 +176,7 @@ static PyObject *jj_lookup_parsed(jj_state *st, const jj_request *d, const jj_pt
     for (Py_ssize_t i = 0; result && i < n; i++) {
         size_t found = 0, failed_at = 0;
         jj_pointer_status ps =
-            jj_pointer_resolve(&d->tp->parser, d->in.buf, 0, ptrs[i].s, ptrs[i].len, &found, &failed_at);
+            jj_pointer_resolve(d->tp->parser, d->in.buf, 0, ptrs[i].s, ptrs[i].len, &found, &failed_at);
         PyObject *value = ps == JJ_PTR_OK ? jj_doc_value(st, d, d->in.buf, found)
                                           : jj_missing(&ptrs[i], ps, failed_at, dflt);
         if (value) PyList_SET_ITEM(result, i, value);
@@ -196,7 +196,7 @@ typedef struct jj_span {
  * the input turns out malformed, so that the validating path gives json's error. */
 static PyObject *jj_lookup_trusted(jj_state *st, const jj_request *d, const jj_ptr_arg *ptrs, Py_ssize_t n,
                                    PyObject *dflt, int *to_parse) {
-    jj_parser *p = &d->tp->parser;
+    jj_parser *p = d->tp->parser;
     PyObject *result = NULL;
     *to_parse = 0;
     jj_span *spans = PyMem_Calloc(n ? (size_t)n : 1, sizeof *spans);
@@ -226,7 +226,7 @@ static PyObject *jj_lookup_trusted(jj_state *st, const jj_request *d, const jj_p
         } else if (jj_parse(p, d->in.buf + sp->start, sp->end - sp->start) == JJ_OK) {
             value = jj_doc_value(st, d, d->in.buf + sp->start, 0);
         } else {
-            if (p->error == JJ_ERR_NOMEM) PyErr_NoMemory();
+            if (jj_parser_error(p, NULL) == JJ_ERR_NOMEM) PyErr_NoMemory();
             else *to_parse = 1;
             value = NULL;
         }
@@ -332,9 +332,9 @@ static PyObject *jj_value_text(jj_state *st, jj_thread_parser *tp, PyObject *val
     if (!bytes) return NULL;
     const uint8_t *b = (const uint8_t *)PyBytes_AS_STRING(bytes);
     size_t n = (size_t)PyBytes_GET_SIZE(bytes);
-    if (jj_parse(&tp->parser, b, n) != JJ_OK) {
+    if (jj_parse(tp->parser, b, n) != JJ_OK) {
         if (jj_raise_refusal(st, b, n, PyUnicode_Check(value) ? value : NULL, PyUnicode_Check(value), bytes,
-                             tp->parser.error) > 0)
+                             jj_parser_error(tp->parser, NULL)) > 0)
             jj_raise_like_json(st, value, 1);
         Py_DECREF(bytes);
         return NULL;
@@ -352,7 +352,7 @@ static PyObject *jj_value_text(jj_state *st, jj_thread_parser *tp, PyObject *val
  * target counts as missing unless `adding`). */
 static int jj_edit_target_of(const jj_request *d, const jj_ptr_arg *a, int adding, jj_edit_target *e) {
     size_t failed_at = 0;
-    jj_pointer_status ps = jj_edit_locate(&d->tp->parser, d->in.buf, d->in.len, a->s, a->len, e, &failed_at);
+    jj_pointer_status ps = jj_edit_locate(d->tp->parser, d->in.buf, d->in.len, a->s, a->len, e, &failed_at);
     if (ps == JJ_PTR_OK && (adding || e->kind == JJ_EDIT_VALUE)) return 0;
     if (ps == JJ_PTR_OK) { /* delete of a missing last token */
         failed_at = a->len;

@@ -178,10 +178,10 @@ static int jj_open_window(jj_many_iter *it, size_t want) {
     jj_error err;
     if (n >= JJ_UNLOCK_MIN_BYTES) { /* the input cannot change: bytes, str, read-only or a copy */
         Py_BEGIN_ALLOW_THREADS
-        err = jj_many_start(&it->many, &it->parser, it->buf + it->pos, n, flags);
+        err = jj_many_start(&it->many, it->parser, it->buf + it->pos, n, flags);
         Py_END_ALLOW_THREADS
     } else {
-        err = jj_many_start(&it->many, &it->parser, it->buf + it->pos, n, flags);
+        err = jj_many_start(&it->many, it->parser, it->buf + it->pos, n, flags);
     }
     if (err == JJ_ERR_NOMEM) {
         PyErr_NoMemory();
@@ -199,8 +199,16 @@ static int jj_open_window(jj_many_iter *it, size_t want) {
 
 /* The byte at the stream's next index entry, or -1 when the window has no entry left. */
 static int jj_peek(const jj_many_iter *it) {
-    if (it->many.next >= it->parser.index_len) return -1;
-    return it->buf[it->window + it->parser.index[it->many.next]];
+    size_t count;
+    const uint32_t *index = jj_parser_structurals(it->parser, &count);
+    if (it->many.next >= count) return -1;
+    return it->buf[it->window + index[it->many.next]];
+}
+
+/* The buf offset of the next index entry (jj_peek found one). */
+static size_t jj_next_at(const jj_many_iter *it) {
+    size_t count;
+    return it->window + jj_parser_structurals(it->parser, &count)[it->many.next];
 }
 
 /* Starts the next window at `at` (the documents after it are read again). */
@@ -286,8 +294,8 @@ static PyObject *jj_value_until(jj_many_iter *it, size_t start, size_t stop) {
     jj_restart_at(it, stop);
     size_t n = stop - start;
     while (n && jj_space(it->buf[start + n - 1])) n--;
-    if (jj_parse(&it->parser, it->buf + start, n) == JJ_OK)
-        return jj_many_value(it, &it->parser, it->buf + start, n, start, start + n, 0);
+    if (jj_parse(it->parser, it->buf + start, n) == JJ_OK)
+        return jj_many_value(it, it->parser, it->buf + start, n, start, start + n, 0);
     return jj_many_json_value(it, start, start + n);
 }
 
@@ -317,7 +325,7 @@ static int jj_separators(jj_many_iter *it) {
     for (;;) {
         int c = jj_peek(it);
         if (c < 0) return it->many.pending != JJ_OK ? 1 : 0; /* bad bytes: jj_many_next tells */
-        size_t at = it->window + it->parser.index[it->many.next];
+        size_t at = jj_next_at(it);
         if (it->format == JJ_FMT_COMMA) {
             if (c != ',') return 1;
             if (it->count == 0 || it->separated) return jj_fail_at(it, JJ_JSON_EXPECTING_VALUE, at), -1;
@@ -426,18 +434,18 @@ static PyObject *jj_next_document(jj_many_iter *it) {
             continue;
         }
         Py_CLEAR(it->cur_owner);
-        it->cur = &it->parser;
+        it->cur = it->parser;
         it->cur_input = it->buf + it->window;
         it->cur_len = it->window_len;
         it->cur_lazy = 0;
-        if (it->ahead && !it->spans && err == JJ_OK) it->cur = &it->ahead_view;
+        if (it->ahead && !it->spans && err == JJ_OK) it->cur = it->ahead_view;
         int window_lazy = !it->ahead && (it->many.flags & JJ_MANY_LAZY);
         if (window_lazy && err == JJ_OK) { /* jj_many_next made its lazy tape */
             it->cur_lazy = 1;
             it->cur_len = end - it->window; /* a number at its end must end there: 1"a" is two */
         }
         if (it->spans && !window_lazy && err == JJ_OK) { /* the document alone, lazily */
-            it->cur = &it->doc_parser;
+            it->cur = it->doc_parser;
             it->cur_input = it->buf + start;
             if (it->streamed) { /* the buffer moves on: the view keeps a copy */
                 it->cur_owner = PyBytes_FromStringAndSize((const char *)it->buf + start, (Py_ssize_t)(end - start));
@@ -505,8 +513,8 @@ static PyObject *jj_next_record(jj_many_iter *it) {
         it->pos = rs ? b + 1 : it->len;
         size_t n = b - a; /* the record as json.loads would read it: white space and all */
         if (jj_all_space(buf + a, n)) continue;
-        jj_error err = jj_parse(&it->parser, buf + a, n);
-        if (err == JJ_OK) return jj_many_value(it, &it->parser, buf + a, n, a, b, 0);
+        jj_error err = jj_parse(it->parser, buf + a, n);
+        if (err == JJ_OK) return jj_many_value(it, it->parser, buf + a, n, a, b, 0);
         if (err == JJ_ERR_NOMEM) return PyErr_NoMemory();
         if (err == JJ_ERR_UTF8 && jj_many_check_utf8(it, a, b) < 0) return NULL;
         jj_json_rules rules = jj_json_rules_here(0);
@@ -539,10 +547,8 @@ static PyObject *jj_many_iternext(PyObject *self) {
     if (!value) { /* the end, or an error: nothing comes after either */
         it->done = 1;
         jj_threads_stop(it);
-        jj_parser_free(&it->parser);
-        jj_parser_init(&it->parser);
-        jj_parser_free(&it->doc_parser);
-        jj_parser_init(&it->doc_parser);
+        jj_parser_free(it->parser);
+        jj_parser_free(it->doc_parser);
     }
     return value;
 }
@@ -583,8 +589,10 @@ static void jj_many_dealloc(PyObject *self) {
     Py_CLEAR(it->failure);
     Py_CLEAR(it->typed_plan);
     free(it->copy);
-    jj_parser_free(&it->parser);
-    jj_parser_free(&it->doc_parser);
+    jj_parser_delete(it->parser);
+    jj_parser_delete(it->doc_parser);
+    if (it->ahead_view) jj_window_unview(it->ahead_view); /* the window's buffers, not its own */
+    jj_parser_delete(it->ahead_view);
     PyObject_GC_Del(self);
     Py_DECREF(type);
 }
@@ -666,9 +674,14 @@ PyObject *jj_many_open(PyObject *module, PyObject *const *args, Py_ssize_t nargs
     it->batch = (size_t)batch;
     it->default_value = Py_NewRef(args[4]);
     it->origin = (jj_text_position){0, 1, 1};
-    jj_parser_init(&it->parser);
-    jj_parser_init(&it->doc_parser);
+    it->parser = jj_parser_new();
+    it->doc_parser = jj_parser_new();
+    it->ahead_view = jj_parser_new();
     PyObject_GC_Track((PyObject *)it);
+    if (!it->parser || !it->doc_parser || !it->ahead_view) {
+        Py_DECREF(it);
+        return PyErr_NoMemory();
+    }
     if (jj_many_take_input(it, args[0]) < 0 || (args[3] != Py_None && jj_take_fields(it, args[3]) < 0)) {
         Py_DECREF(it);
         return NULL;

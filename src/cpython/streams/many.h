@@ -65,11 +65,11 @@ typedef struct jj_many_iter {
     int gate_in_string, gate_escaped;
     PyObject *utf8;          /* bytes holding exactly buf, made when an error needs it */
     /* the engine */
-    jj_parser parser;
+    jj_parser *parser;
     jj_many many;
     int spans;               /* the windows give spans (JJ_MANY_SPANS), parsed lazily one by
                               * one into doc_parser: parse_many's way */
-    jj_parser doc_parser;
+    jj_parser *doc_parser;
     /* the document in hand: its parser and what that parser read */
     jj_parser *cur;
     const uint8_t *cur_input;
@@ -92,7 +92,7 @@ typedef struct jj_many_iter {
     jj_window *ahead;
     size_t ahead_next;       /* its next document */
     size_t ahead_hits, ahead_misses; /* windows read from the pool / dropped (tests) */
-    jj_parser ahead_view;    /* a read-only view of that document's tape */
+    jj_parser *ahead_view;   /* a read-only view of that document's tape (jj_window_view) */
     /* fields= */
     PyObject *fields;        /* tuple of the pointers as bytes, or NULL */
     int single;              /* fields was one pointer: the value itself, not a tuple */

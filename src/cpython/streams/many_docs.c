@@ -16,10 +16,11 @@ static PyObject *jj_tape_field(jj_many_iter *it, jj_parser *p, const uint8_t *in
     jj_pointer_status s = jj_pointer_resolve(p, input, 0, PyBytes_AS_STRING(ptr), (size_t)PyBytes_GET_SIZE(ptr),
                                              &found, &failed);
     if (s != JJ_PTR_OK) return Py_NewRef(it->default_value);
+    const jj_doc *doc = jj_parser_result(p);
     /* a lazy tape: only the value found is finished, the rest of the document stays raw */
-    if (lazy_tape && jj_lazy_finish_range(p, input, input_len, found, jj_tape_skip(p->tape, found)) != JJ_OK)
+    if (lazy_tape && jj_lazy_finish_range(p, input, input_len, found, jj_tape_skip(doc->tape, found)) != JJ_OK)
         return PyErr_NoMemory();
-    return jj_build_value_at(it->st, p, input, found);
+    return jj_build_value_at(it->st, doc, input, found);
 }
 
 /* The same on a value json built (a document the engine refused): dicts by key, lists by
@@ -96,17 +97,18 @@ static PyObject *jj_input_owner(jj_many_iter *it) {
 PyObject *jj_many_value(jj_many_iter *it, jj_parser *p, const uint8_t *input, size_t input_len, size_t start,
                         size_t end, int lazy_tape) {
     if (it->typed_plan) return jj_typed_stream_document(it, p, input, input_len, lazy_tape);
-    jj_type root = jj_tape_type(p->tape[0]);
+    const jj_doc *doc = jj_parser_result(p);
+    jj_type root = jj_tape_type(doc->tape[0]);
     if (it->lazy && (root == JJ_OBJECT || root == JJ_ARRAY))
         return jj_lazy_adopt(it->st, p, input, input_len, jj_input_owner(it), !lazy_tape);
     if (lazy_tape && !it->fields && jj_lazy_finish(p, input, input_len, 0) != JJ_OK)
         return PyErr_NoMemory(); /* a scalar */
-    int room = jj_depth_check(p);
+    int room = jj_depth_check(doc);
     if (room < 0) return NULL;
     if (room == 0) return jj_many_json_value(it, start, end); /* json must decide */
     int gc_was_enabled = PyGC_Disable();
     PyObject *result = it->fields ? jj_fields_of(it, p, input, input_len, lazy_tape, NULL)
-                                  : jj_build_value_at(it->st, p, input, 0);
+                                  : jj_build_value_at(it->st, doc, input, 0);
     if (gc_was_enabled) PyGC_Enable();
     if (!result && !PyErr_ExceptionMatches(PyExc_MemoryError)) { /* an int past the digits limit */
         PyErr_Clear();

@@ -194,7 +194,7 @@ jj_error jj_threads_next(jj_many_iter *it, size_t *start, size_t *end) {
     const jj_window_doc *d = &w->docs[i];
     *start = d->start;
     *end = d->end;
-    if (d->err == JJ_OK && !w->one_per_doc) jj_window_view(w, i, &it->ahead_view);
+    if (d->err == JJ_OK && !w->one_per_doc) jj_window_view(w, i, it->ahead_view);
     return d->err;
 }
 
@@ -202,7 +202,7 @@ jj_error jj_threads_take_lazy(jj_many_iter *it) {
     jj_window *w = it->ahead;
     size_t i = it->ahead_next - 1;
     jj_error err = w->docs[i].lazy_err;
-    if (err == JJ_OK) jj_window_doc_into(w, i, &it->doc_parser);
+    if (err == JJ_OK) jj_window_doc_into(w, i, it->doc_parser);
     return err;
 }
 

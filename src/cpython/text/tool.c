@@ -643,10 +643,9 @@ PyObject *jj_tool_format(PyObject *module, PyObject *args, PyObject *kwargs) {
     }
     /* A parser of this call's own, not the thread's: write() runs Python code, which may
      * call jetjson on this thread and reuse the thread's buffers under our index. */
-    jj_parser own;
-    jj_parser_init(&own);
-    int opened = jj_request_open_memory(&r, st, view.buf, (size_t)view.len);
-    if (opened == 0) r.parser = &own;
+    jj_parser *own = jj_parser_new();
+    int opened = own ? jj_request_open_memory(&r, st, view.buf, (size_t)view.len) : (PyErr_NoMemory(), -1);
+    if (opened == 0) r.parser = own;
     if (!view.readonly) {
         /* write() could change a writable buffer under the walk: the object path */
         if (opened < 0) PyErr_Clear();
@@ -666,8 +665,8 @@ PyObject *jj_tool_format(PyObject *module, PyObject *args, PyObject *kwargs) {
             result = Py_NewRef(Py_False);
         } else {
             const uint8_t *in = r.in.buf;
-            const uint32_t *idx = r.parser->index;
-            size_t n = r.parser->index_len;
+            size_t n;
+            const uint32_t *idx = jj_parser_structurals(r.parser, &n);
             jj_sort_list sorts = {NULL, 0, 0};
             int ok = jj_tool_check(in, r.in.len, idx, n, facts.max_depth, sort_keys, ensure_ascii, &sorts);
             jj_tool_doc d = {in, r.in.len, idx, n, ensure_ascii, &l, &sorts};
@@ -683,7 +682,7 @@ PyObject *jj_tool_format(PyObject *module, PyObject *args, PyObject *kwargs) {
     }
     PyMem_Free(s.buf);
     jj_request_close(&r);
-    jj_parser_free(&own);
+    jj_parser_delete(own);
     PyBuffer_Release(&view);
     Py_XDECREF(unit);
     return result;

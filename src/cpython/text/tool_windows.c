@@ -21,7 +21,7 @@ typedef struct jj_elements {
     size_t window;   /* bytes per window (doubled for an element that does not fit) */
     size_t released; /* absolute: the input before this was handed to release() */
     PyObject *release;
-    jj_parser parser;
+    jj_parser *parser;
     jj_many m;
     size_t wstart, wlen;
     int open; /* a window is being read */
@@ -53,7 +53,7 @@ static int jj_next_token(jj_elements *e, size_t *from, size_t *to) {
                 wlen = e->window;
                 flags |= JJ_MANY_MORE_INPUT; /* an element cut by the window's end waits */
             }
-            jj_error err = jj_many_start(&e->m, &e->parser, e->in + e->pos, wlen, flags);
+            jj_error err = jj_many_start(&e->m, e->parser, e->in + e->pos, wlen, flags);
             if (err == JJ_ERR_NOMEM) {
                 PyErr_NoMemory();
                 return JJ_ELEM_FAILED;
@@ -102,9 +102,11 @@ static int jj_element(jj_parser *p, const uint8_t *in, size_t len, const jj_layo
         jj_not_strict_utf8(in, len, 1))
         return 0;
     jj_sort_list sorts = {NULL, 0, 0};
-    int ok = jj_tool_check(in, len, p->index, p->index_len, facts.max_depth, sort_keys, ensure_ascii, &sorts);
+    size_t n;
+    const uint32_t *idx = jj_parser_structurals(p, &n);
+    int ok = jj_tool_check(in, len, idx, n, facts.max_depth, sort_keys, ensure_ascii, &sorts);
     if (ok > 0 && s) {
-        jj_tool_doc d = {in, len, p->index, p->index_len, ensure_ascii, l, &sorts};
+        jj_tool_doc d = {in, len, idx, n, ensure_ascii, l, &sorts};
         if (jj_tool_write_value(s, &d, 1) < 0) ok = -1;
     }
     PyMem_Free(sorts.at);
@@ -152,18 +154,23 @@ int jj_tool_format_windows(const uint8_t *in, size_t len, const jj_layout *l, in
     e.in = in;
     e.end = last - 1;
     e.window = window ? window : 1;
-    jj_parser doc;
-    jj_parser_init(&doc);
-    jj_parser_init(&e.parser);
+    jj_parser *doc = jj_parser_new();
+    e.parser = jj_parser_new();
+    if (!doc || !e.parser) {
+        jj_parser_delete(doc);
+        jj_parser_delete(e.parser);
+        PyErr_NoMemory();
+        return -1;
+    }
     /* pass 1: every element valid and writable, nothing written yet */
     e.pos = first + 1;
     e.release = release;
-    int rc = jj_windows_pass(&e, &doc, l, ensure_ascii, sort_keys, NULL);
+    int rc = jj_windows_pass(&e, doc, l, ensure_ascii, sort_keys, NULL);
     if (rc == 1) {
         e.pos = first + 1;
         e.released = 0;
         e.open = 0;
-        rc = jj_put(s, "[", 1) < 0 ? -1 : jj_windows_pass(&e, &doc, l, ensure_ascii, sort_keys, s);
+        rc = jj_put(s, "[", 1) < 0 ? -1 : jj_windows_pass(&e, doc, l, ensure_ascii, sort_keys, s);
         /* what pass 1 accepted, pass 2 accepts: 0 here would be a bug, not a fallback */
         if (rc == 0) {
             PyErr_SetString(PyExc_SystemError, "jetjson: the second pass refused what the first accepted");
@@ -172,7 +179,7 @@ int jj_tool_format_windows(const uint8_t *in, size_t len, const jj_layout *l, in
         if (rc == 1 && l->mode == JJ_MODE_INDENT && jj_write_break(s, l, 0) < 0) rc = -1;
         if (rc == 1 && (jj_put(s, "]\n", 2) < 0 || jj_chunks_flush(s) < 0)) rc = -1;
     }
-    jj_parser_free(&doc);
-    jj_parser_free(&e.parser);
+    jj_parser_delete(doc);
+    jj_parser_delete(e.parser);
     return rc;
 }

@@ -20,7 +20,7 @@ static PyObject *jt_request(jj_request *r, const jj_tnode *root, int flags) {
     jj_error err = jj_parse_lazy(r->parser, r->in.buf, r->in.len);
     jj_request_relock(saved);
     if (err != JJ_OK) return jt_from_json(r->st, root, jj_request_refused(r, err), flags);
-    if (jj_depth_check(r->parser) < 0) return NULL;
+    if (jj_depth_check(jj_parser_result(r->parser)) < 0) return NULL;
     return jj_typed_build(r->st, r->parser, r->in.buf, r->in.len, root, flags, -1);
 }
 

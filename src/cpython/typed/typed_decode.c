@@ -9,7 +9,8 @@
 
 typedef struct jt_ctx {
     jj_state *st;
-    jj_parser *p;
+    jj_parser *p;       /* for jj_lazy_finish */
+    const jj_doc *doc;  /* jj_parser_result(p): its string buffer may grow as entries finish */
     const uint64_t *tape;
     const uint8_t *input;
     size_t len;
@@ -28,7 +29,7 @@ static inline int jt_finish(jt_ctx *c, size_t t) {
 static PyObject *jt_value(jt_ctx *c, const jj_tnode *n, size_t *pt);
 
 static inline const uint8_t *jt_str(const jt_ctx *c, uint64_t w) {
-    return (jj_tape_str_flags(w) & JJ_STR_IN_INPUT ? c->input : c->p->strings) + jj_tape_str_offset(w);
+    return (jj_tape_str_flags(w) & JJ_STR_IN_INPUT ? c->input : c->doc->strings) + jj_tape_str_offset(w);
 }
 
 static PyObject *jt_lookup(jt_ctx *c, PyObject *map, PyObject *value) {
@@ -47,7 +48,7 @@ static PyObject *jt_int(jt_ctx *c, size_t t) {
     switch (jj_tape_type(w)) {
     case JJ_INT64: return PyLong_FromLongLong((long long)(int64_t)c->tape[t + 1]);
     case JJ_UINT64: return PyLong_FromUnsignedLongLong((unsigned long long)c->tape[t + 1]);
-    default: return jj_tape_big_int(c->p, c->input, t);
+    default: return jj_tape_big_int(c->doc, c->input, t);
     }
 }
 
@@ -70,7 +71,7 @@ static PyObject *jt_int_as_float(jt_ctx *c, size_t t) {
     uint64_t w = c->tape[t];
     if (jj_tape_type(w) == JJ_INT64) return PyFloat_FromDouble((double)(int64_t)c->tape[t + 1]);
     if (jj_tape_type(w) == JJ_UINT64) return PyFloat_FromDouble((double)c->tape[t + 1]);
-    PyObject *big = jj_tape_big_int(c->p, c->input, t);
+    PyObject *big = jj_tape_big_int(c->doc, c->input, t);
     if (!big) return NULL;
     double d = PyLong_AsDouble(big);
     Py_DECREF(big);
@@ -177,7 +178,7 @@ static PyObject *jt_key(jt_ctx *c, const jj_tnode *k, size_t t) {
             if (!key && c->err.segments) c->err.in_key = 1;
             return key;
         }
-        key = jj_tape_key(c->st, c->p, c->input, t);
+        key = jj_tape_key(c->st, c->doc, c->input, t);
         if (!key || k->kinds & JT_ANY || k->str_kind == JT_PLAIN) return key;
         key = jt_lookup(c, k->str_map, key);
     } else {
@@ -329,7 +330,7 @@ static PyObject *jt_record(jt_ctx *c, const jj_tnode *n, size_t t, Py_ssize_t pa
         Py_ssize_t f = count ? jt_field_at(c, n, t, &cursor) : -1;
         if (f == -2) goto done;
         if (f < 0 && c->err.flags & JJ_TYPED_FORBID_UNKNOWN) {
-            if (jt_finish(c, t) == 0) jj_tpath_unknown(&c->err, jj_tape_key(c->st, c->p, c->input, t));
+            if (jt_finish(c, t) == 0) jj_tpath_unknown(&c->err, jj_tape_key(c->st, c->doc, c->input, t));
             goto done;
         }
         t += 2;
@@ -367,7 +368,7 @@ static PyObject *jt_convert(jt_ctx *c, const jj_tnode *n, size_t *pt) {
     if (kinds & JT_ANY) {
         *pt = jj_tape_skip(c->tape, t);
         if (jj_lazy_finish_range(c->p, c->input, c->len, t, *pt) != JJ_OK) return PyErr_NoMemory();
-        return jj_build_value_at(c->st, c->p, c->input, t);
+        return jj_build_value_at(c->st, c->doc, c->input, t);
     }
     if (n->decimal && jj_tape_type(w) == JJ_RAW_NUMBER) { /* exactly as written */
         *pt = t + 2;
@@ -434,10 +435,10 @@ static PyObject *jt_convert(jt_ctx *c, const jj_tnode *n, size_t *pt) {
     case JJ_STRING:
         *pt = t + 2;
         if (kinds & JT_STR) {
-            if (n->str_kind == JT_PLAIN) return jj_tape_str_value(c->st, c->p, c->input, t);
+            if (n->str_kind == JT_PLAIN) return jj_tape_str_value(c->st, c->doc, c->input, t);
             if (n->str_kind != JT_LOOKUP)
                 return jj_typed_str_convert(&c->err, n, jt_str(c, w), jj_tape_str_bytes(c->tape[t + 1]));
-            PyObject *key = jj_tape_key(c->st, c->p, c->input, t);
+            PyObject *key = jj_tape_key(c->st, c->doc, c->input, t);
             return key ? jt_lookup(c, n->str_map, key) : NULL;
         }
         jj_tpath_expected(&c->err, n, "str");
@@ -469,7 +470,8 @@ static PyObject *jt_value(jt_ctx *c, const jj_tnode *n, size_t *pt) {
 
 PyObject *jj_typed_build(jj_state *st, jj_parser *p, const uint8_t *input, size_t len, const jj_tnode *root,
                           int flags, Py_ssize_t doc) {
-    jt_ctx c = {st, p, p->tape, input, len, {NULL, NULL, 0, flags}};
+    const jj_doc *parsed = jj_parser_result(p);
+    jt_ctx c = {st, p, parsed, parsed->tape, input, len, {NULL, NULL, 0, flags}};
     size_t t = 0;
     int gc_was_enabled = PyGC_Disable();
     PyObject *v = jt_value(&c, root, &t);

@@ -14,11 +14,11 @@ PyObject *jj_typed_stream_document(jj_many_iter *it, jj_parser *p, const uint8_t
     if (!lazy_tape && it->typed_flags & JT_STREAM_DECIMAL) {
         /* a full tape (json_seq's records, a document read again after a refusal) holds
          * numbers as doubles: parsed again lazily, a Decimal reads its own digits */
-        jj_error err = jj_parse_lazy(&it->doc_parser, input, len);
+        jj_error err = jj_parse_lazy(it->doc_parser, input, len);
         if (err == JJ_ERR_NOMEM) return PyErr_NoMemory();
-        if (err == JJ_OK) p = &it->doc_parser; /* else (never: p read it) p's tape as it is */
+        if (err == JJ_OK) p = it->doc_parser; /* else (never: p read it) p's tape as it is */
     }
-    if (jj_depth_check(p) < 0) return NULL;
+    if (jj_depth_check(jj_parser_result(p)) < 0) return NULL;
     const jj_tnode *root = jj_typed_plan_get(it->typed_plan)->nodes[0];
     return jj_typed_build(it->st, p, input, len, root, it->typed_flags & ~JT_STREAM_DECIMAL, it->typed_index++);
 }

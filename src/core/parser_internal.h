@@ -1,0 +1,49 @@
+/* The parser's insides: what jetjson.h keeps opaque. The engine (src/core, src/kernels,
+ * src/streams), the C tests and the fuzzers see it through engine_internal.h; the
+ * binding and src/formats never do (meson gives the binding include/ only) and go
+ * through the calls of jetjson.h. */
+#ifndef JJ_PARSER_INTERNAL_H
+#define JJ_PARSER_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "jetjson.h"
+
+struct jj_parser {
+    /* The results of the last parse, under two names: `result` is what
+     * jj_parser_result() hands out (so a consumer's view follows the parser without a
+     * call per field), the anonymous struct is how the engine writes them. Both have
+     * the same members at the same offsets (checked below); input and input_len stay
+     * NULL and 0, a parser does not keep its text. */
+    union {
+        jj_doc result;
+        struct {
+            uint64_t *tape; /* stage 2 output */
+            size_t tape_len;
+            uint8_t *strings; /* unescaped strings */
+            size_t strings_len;
+            size_t max_depth; /* deepest container nesting of the last document */
+        };
+    };
+    jj_error error;
+    size_t error_offset;    /* byte offset of the error in the input */
+    /* The engine's working buffers. */
+    uint32_t *index;        /* stage 1: positions of structural characters */
+    size_t index_len, index_cap;
+    size_t tape_cap, strings_cap;
+    uint32_t *stack;        /* open containers during stage 2 (tape indexes) */
+    size_t stack_cap;
+};
+
+_Static_assert(offsetof(struct jj_parser, tape) == offsetof(struct jj_parser, result.tape) &&
+                   offsetof(struct jj_parser, tape_len) == offsetof(struct jj_parser, result.tape_len) &&
+                   offsetof(struct jj_parser, strings) == offsetof(struct jj_parser, result.strings) &&
+                   offsetof(struct jj_parser, strings_len) == offsetof(struct jj_parser, result.strings_len) &&
+                   offsetof(struct jj_parser, max_depth) == offsetof(struct jj_parser, result.max_depth),
+               "jj_parser's result members and its working names must coincide");
+
+/* A parser on the caller's storage (engine parts that embed one): empty, nothing held. */
+void jj_parser_init(jj_parser *p);
+
+#endif
