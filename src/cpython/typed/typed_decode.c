@@ -25,7 +25,7 @@ static inline int jt_finish(jt_ctx *c, size_t t) {
     return -1;
 }
 
-static PyObject *jt_value(jt_ctx *c, const jj_tnode *n, size_t *pt);
+static inline PyObject *jt_value(jt_ctx *c, const jj_tnode *n, size_t *pt);
 
 static inline const uint8_t *jt_str(const jt_ctx *c, uint64_t w) {
     return (jj_tape_str_flags(w) & JJ_STR_IN_INPUT ? c->input : c->p->strings) + jj_tape_str_offset(w);
@@ -266,6 +266,7 @@ static PyObject *jt_dataclass(jj_tpath *e, const jj_tnode *n, PyObject **vals) {
     PyObject *obj = empty ? cls->tp_new(cls, empty, NULL) : NULL;
     Py_XDECREF(empty);
     if (!obj) return NULL;
+    int direct = n->slots_version && cls->tp_version_tag == n->slots_version;
     for (Py_ssize_t i = 0; i < n->nfields; i++) {
         const jj_tfield *f = &n->fields[i];
         PyObject *v = vals[i];
@@ -278,6 +279,10 @@ static PyObject *jt_dataclass(jj_tpath *e, const jj_tnode *n, PyObject **vals) {
             } else {
                 continue; /* init=False without a default: __init__ leaves it unset too */
             }
+        }
+        if (direct && f->slot_offset) { /* what the member's setter does */
+            Py_XSETREF(*(PyObject **)((char *)obj + f->slot_offset), v);
+            continue;
         }
         /* frozen: object.__setattr__, as the generated __init__ does; else self.name = v,
          * straight to the generic setter when the class has no __setattr__ of its own */
@@ -461,7 +466,27 @@ static PyObject *jt_convert(jt_ctx *c, const jj_tnode *n, size_t *pt) {
     }
 }
 
-static PyObject *jt_value(jt_ctx *c, const jj_tnode *n, size_t *pt) {
+/* Most values of a typed document are plain ints and strs: those are built here,
+ * without the frame of jt_convert, as it would build them. */
+static inline PyObject *jt_value(jt_ctx *c, const jj_tnode *n, size_t *pt) {
+    size_t t = *pt;
+    uint64_t w = c->tape[t];
+    unsigned kinds = n->kinds;
+    if (!(kinds & JT_ANY) && !n->cons) {
+        if (jj_tape_type(w) == JJ_STRING) {
+            if ((kinds & JT_STR) && n->str_kind == JT_PLAIN) {
+                if (jt_finish(c, t) < 0) return NULL;
+                *pt = t + 2;
+                return jj_tape_str_value(c->st, c->p, c->input, t);
+            }
+        } else if (jj_tape_type(w) == JJ_RAW_NUMBER && (kinds & JT_INT) && n->int_kind == JT_PLAIN && !n->decimal) {
+            long long small;
+            if (jt_short_int(c->input + jj_tape_payload(w), (size_t)c->tape[t + 1], &small)) {
+                *pt = t + 2;
+                return PyLong_FromLongLong(small);
+            }
+        }
+    }
     PyObject *v = jt_convert(c, n, pt);
     if (v && n->cons) v = jj_typed_check(&c->err, n, v);
     return v;
