@@ -244,3 +244,35 @@ def test_no_leaks_and_references_kept():
     assert sys.getrefcount(default) == before
     # one instance lost per run would be 8 per run, 200 B or more each time
     assert min(traced_growth(run, repeat=400) for _ in range(2)) < 8000
+
+
+# ---- matching keys to fields -------------------------------------------------------------------
+
+LONG = dataclasses.make_dataclass("Long", [
+    ("abcdefgh", int, 0), ("abcdefghi", int, 0), ("abcdefghij", int, 0), ("abcdefgX", int, 0),
+    ("abcdefg", int, 0), ("abc", int, 0), ("ab", int, 0), ("a", int, 0), ("é", int, 0), ("ключ_поля", int, 0),
+])
+
+
+@pytest.mark.parametrize("doc", [
+    b'{"abcdefghij": 1, "abcdefghi": 2, "abcdefgh": 3, "abcdefgX": 4}',
+    b'{"abcdefghik": 1, "abcdefgh ": 2, "abcdefg": 3, "abcd": 4, "abc": 5}',
+    b'{"\\u00e9": 1, "\\u0061": 2, "ab\\u0063": 3, "abcdefgh\\u0069": 4}',
+    '{"é": 1, "ключ_поля": 2, "ключ_поль": 3}'.encode(),
+    b'{"a":1}', b'{"ab":1}', b'{"zz":1,"abc":2}', b'{"abcdefghij":1}',
+])
+def test_keys_matched_like_the_constructor(doc):
+    assert_like_constructor(LONG, doc)
+    assert_like_constructor(LONG, b" " * 20 + doc)
+
+
+if given is not None:
+    names = [f.name for f in dataclasses.fields(LONG)]
+    key = st.sampled_from(names) | st.builds(lambda n, k: n[:k], st.sampled_from(names), st.integers(0, 10)) \
+        | st.builds(lambda n, c: n + c, st.sampled_from(names), st.sampled_from(["h", "X", "é", "j"]))
+
+    @hyp_settings(200)
+    @given(st.lists(st.tuples(key, st.integers(-9, 9)), max_size=8), st.booleans())
+    def test_generated_keys_like_the_constructor(pairs, ascii_only):
+        doc = "{" + ", ".join(f"{json.dumps(k, ensure_ascii=ascii_only)}: {v}" for k, v in pairs) + "}"
+        assert_like_constructor(LONG, doc.encode())

@@ -59,6 +59,7 @@ typedef struct jj_tfield {
     PyObject *key;     /* the name in JSON: name, or what rename= made of it */
     const char *utf8;  /* the key's UTF-8 (owned by key), matched against tape keys */
     size_t len;
+    uint64_t head;     /* the key's first 8 bytes as loaded little-endian, zeros past its end */
     jj_tnode *type;
     PyObject *dflt;    /* default value, or NULL */
     PyObject *factory; /* default_factory, or NULL */

@@ -4,6 +4,7 @@
 #include "typed_compiler.h"
 
 #include <structmember.h>
+#include <string.h>
 
 /* Required[T] / NotRequired[T] (TypedDict fields) -> T */
 static PyObject *jt_strip_required(jj_tcompiler *c, PyObject *t) {
@@ -257,7 +258,13 @@ static int jt_class_fields(jj_tcompiler *c, jj_tnode *n, PyObject *cls, int kind
     }
     n->compiled = 1;
     for (Py_ssize_t i = 0; i < n->nfields; i++) {
-        if (n->fields[i].init) n->key_lengths |= UINT64_C(1) << (n->fields[i].len < 63 ? n->fields[i].len : 63);
+        jj_tfield *f = &n->fields[i];
+        if (f->init) n->key_lengths |= UINT64_C(1) << (f->len < 63 ? f->len : 63);
+        if (!f->utf8) continue;
+        uint8_t head[8] = {0};
+        memcpy(head, f->utf8, f->len < 8 ? f->len : 8);
+        f->head = 0;
+        for (int k = 7; k >= 0; k--) f->head = f->head << 8 | head[k];
     }
     return rc;
 }

@@ -51,8 +51,19 @@ static PyObject *jt_int(jt_ctx *c, size_t t) {
     }
 }
 
+/* 8 bytes at s as a little-endian word (s[0] the lowest byte), whatever the machine. */
+static inline uint64_t jt_load8(const uint8_t *s) {
+    uint64_t x;
+    memcpy(&x, s, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    x = __builtin_bswap64(x);
+#endif
+    return x;
+}
+
 /* A raw number's text that is an integer of at most 18 digits (an int64 whatever they
- * are), read here without finishing the tape entry: 1 and *out, else 0. */
+ * are), read here without finishing the tape entry: 1 and *out, else 0. (Reading 8
+ * digits at a time measured more instructions on the corpus's short ids.) */
 static inline int jt_short_int(const uint8_t *s, size_t len, long long *out) {
     size_t i = len && s[0] == '-';
     if (len - i == 0 || len - i > 18) return 0;
@@ -238,6 +249,21 @@ static Py_ssize_t jt_field_at(jt_ctx *c, const jj_tnode *n, size_t t, Py_ssize_t
     const uint8_t *s = jt_str(c, c->tape[t]);
     Py_ssize_t count = n->nfields;
     Py_ssize_t i = *cursor;
+    if ((jj_tape_str_flags(c->tape[t]) & JJ_STR_IN_INPUT) && (size_t)(c->input + c->len - s) >= 8) {
+        /* the key's first 8 bytes in one compare (bytes past a short key masked off) */
+        uint64_t head = jt_load8(s);
+        if (len < 8) head &= (UINT64_C(1) << (8 * len)) - 1;
+        for (Py_ssize_t k = 0; k < count; k++, i++) {
+            if (i == count) i = 0;
+            const jj_tfield *f = &n->fields[i];
+            if (f->head == head && f->len == len && (len <= 8 || jt_same_bytes((const uint8_t *)f->utf8 + 8, s + 8, len - 8)) &&
+                f->init) {
+                *cursor = i + 1 == count ? 0 : i + 1;
+                return i;
+            }
+        }
+        return -1;
+    }
     for (Py_ssize_t k = 0; k < count; k++, i++) {
         if (i == count) i = 0;
         const jj_tfield *f = &n->fields[i];
