@@ -17,7 +17,9 @@ Cases:
 Contenders (those installed): jetjson loads(type=T) and Decoder(T).decode, msgspec with
 the same dataclasses (``msgspec.json.Decoder(T)``) and with the equivalent Structs,
 pydantic ``TypeAdapter(T).validate_json``, orjson.loads followed by the dataclasses built
-by a small recursive converter (what cattrs does), and untyped jetjson.loads. Every
+by a small recursive converter (what cattrs does), and untyped jetjson.loads; on Python
+3.10+ also jetjson and msgspec with the same classes made ``dataclass(slots=True)``
+(``to_slots``), whose ratios to msgspec's Structs and slots dataclasses are printed too. Every
 contender's result is checked against msgspec's before timing. Timing follows
 bench/_timing.py: one process, interleaved rounds in rotating order, a fresh input copy
 per call, best of the rounds.
@@ -234,6 +236,8 @@ def stream_contenders(t):
         ms = msgspec.json.Decoder(to_struct(t, {}))
         out.append(("msgspec dataclass decode_lines", md.decode_lines))
         out.append(("msgspec Struct decode_lines", ms.decode_lines))
+        if slots is not None:
+            out.append(("msgspec slots dataclass decode_lines", msgspec.json.Decoder(slots).decode_lines))
         out.append(("msgspec dataclass per line", lambda b: [md.decode(x) for x in b.splitlines()]))
         out.append(("msgspec Struct per line", lambda b: [ms.decode(x) for x in b.splitlines()]))
     except ImportError:
@@ -310,6 +314,12 @@ def main(argv=None):
     for case, ref_name, r in rows:
         others = ", ".join(f"{n} {r[n] / r[ref_name]:.2f}" for n in r if n != ref_name)
         print(f"\n{case}: {ref_name} is N times as fast as: {others}")
+        # the same classes with slots=True, against msgspec's fastest and its own slots
+        mine = next((n for n in r if n.startswith("jetjson") and "slots" in n), None)
+        if mine:
+            peers = ", ".join(f"{n} {r[n] / r[mine]:.2f}" for n in r if n.startswith("msgspec") and
+                              ("Struct" in n or "slots" in n) and "per line" not in n)
+            print(f"{case}: {mine} is N times as fast as: {peers}")
     return 0
 
 
