@@ -17,7 +17,9 @@ Cases:
 Contenders (those installed): jetjson loads(type=T) and Decoder(T).decode, msgspec with
 the same dataclasses (``msgspec.json.Decoder(T)``) and with the equivalent Structs,
 pydantic ``TypeAdapter(T).validate_json``, orjson.loads followed by the dataclasses built
-by a small recursive converter (what cattrs does), and untyped jetjson.loads. Every
+by a small recursive converter (what cattrs does), and untyped jetjson.loads; on Python
+3.10+ also jetjson and msgspec with the same classes made ``dataclass(slots=True)``
+(``to_slots``), whose ratios to msgspec's Structs and slots dataclasses are printed too. Every
 contender's result is checked against msgspec's before timing. Timing follows
 bench/_timing.py: one process, interleaved rounds in rotating order, a fresh input copy
 per call, best of the rounds.
@@ -127,6 +129,26 @@ def to_struct(t, made):
     return {list: List, dict: Dict}[origin][new_args]
 
 
+def to_slots(t, made):
+    """The same dataclass type tree with slots=True classes (Python 3.10+)."""
+    if dataclasses.is_dataclass(t):
+        if t not in made:
+            hints = typing.get_type_hints(t)
+            fields = []
+            for f in dataclasses.fields(t):
+                ft = to_slots(hints[f.name], made)
+                fields.append((f.name, ft) if f.default is dataclasses.MISSING else (f.name, ft, f.default))
+            made[t] = dataclasses.make_dataclass(t.__name__ + "Slots", fields, slots=True)
+        return made[t]
+    origin, args = typing.get_origin(t), typing.get_args(t)
+    if origin is None:
+        return t
+    new_args = tuple(to_slots(a, made) for a in args)
+    if origin is typing.Union:
+        return typing.Union[new_args]
+    return {list: List, dict: Dict}[origin][new_args]
+
+
 def converter(t, made=None):
     """A function turning orjson's plain objects into the dataclasses of t, as
     cattrs.structure does (the type inspected once, here, not per value)."""
@@ -170,12 +192,17 @@ def contenders(t, per_line):
     dec = jetjson.Decoder(t)
     out.append(("jetjson loads(type=)", each(lambda b: jetjson.loads(b, type=t))))
     out.append(("jetjson Decoder", each(dec.decode)))
+    slots = to_slots(t, {}) if sys.version_info >= (3, 10) else None
+    if slots is not None:
+        out.append(("jetjson slots dataclass", each(lambda b: jetjson.loads(b, type=slots))))
     try:
         import msgspec
         md = msgspec.json.Decoder(t)
         out.append(("msgspec dataclass", each(md.decode)))
         ms = msgspec.json.Decoder(to_struct(t, {}))
         out.append(("msgspec Struct", each(ms.decode)))
+        if slots is not None:
+            out.append(("msgspec slots dataclass", each(msgspec.json.Decoder(slots).decode)))
     except ImportError:
         print("msgspec not installed", file=sys.stderr)
     try:
@@ -198,6 +225,9 @@ def stream_contenders(t):
     """The ndjson case: one buffer of lines in, the list of typed documents out."""
     import jetjson
     out = [("jetjson loads_many(type=)", lambda b: list(jetjson.loads_many(b, type=t)))]
+    slots = to_slots(t, {}) if sys.version_info >= (3, 10) else None
+    if slots is not None:
+        out.append(("jetjson loads_many slots dataclass", lambda b: list(jetjson.loads_many(b, type=slots))))
     dec = jetjson.Decoder(t)
     out.append(("jetjson Decoder per line", lambda b: [dec.decode(x) for x in b.splitlines()]))
     try:
@@ -206,6 +236,8 @@ def stream_contenders(t):
         ms = msgspec.json.Decoder(to_struct(t, {}))
         out.append(("msgspec dataclass decode_lines", md.decode_lines))
         out.append(("msgspec Struct decode_lines", ms.decode_lines))
+        if slots is not None:
+            out.append(("msgspec slots dataclass decode_lines", msgspec.json.Decoder(slots).decode_lines))
         out.append(("msgspec dataclass per line", lambda b: [md.decode(x) for x in b.splitlines()]))
         out.append(("msgspec Struct per line", lambda b: [ms.decode(x) for x in b.splitlines()]))
     except ImportError:
@@ -282,6 +314,12 @@ def main(argv=None):
     for case, ref_name, r in rows:
         others = ", ".join(f"{n} {r[n] / r[ref_name]:.2f}" for n in r if n != ref_name)
         print(f"\n{case}: {ref_name} is N times as fast as: {others}")
+        # the same classes with slots=True, against msgspec's fastest and its own slots
+        mine = next((n for n in r if n.startswith("jetjson") and "slots" in n), None)
+        if mine:
+            peers = ", ".join(f"{n} {r[n] / r[mine]:.2f}" for n in r if n.startswith("msgspec") and
+                              ("Struct" in n or "slots" in n) and "per line" not in n)
+            print(f"{case}: {mine} is N times as fast as: {peers}")
     return 0
 
 

@@ -59,11 +59,15 @@ typedef struct jj_tfield {
     PyObject *key;     /* the name in JSON: name, or what rename= made of it */
     const char *utf8;  /* the key's UTF-8 (owned by key), matched against tape keys */
     size_t len;
+    uint64_t head;     /* the key's first 8 bytes as loaded little-endian, zeros past its end */
     jj_tnode *type;
     PyObject *dflt;    /* default value, or NULL */
     PyObject *factory; /* default_factory, or NULL */
     int init;          /* dataclass: a parameter of __init__ (else set from its default only) */
     int required;      /* missing from the object is an error */
+    /* dataclass: the offset of the member slot (__slots__) the field lives in, stored
+     * straight into while the class's version tag is its node's slots_version; else 0 */
+    Py_ssize_t slot_offset;
 } jj_tfield;
 
 struct jj_tnode {
@@ -93,6 +97,7 @@ struct jj_tnode {
     int frozen;             /* dataclass: set fields with object.__setattr__ */
     int post_init;          /* dataclass: has __post_init__ */
     int slots;              /* dataclass: defines __slots__ (init=False defaults are set) */
+    unsigned slots_version; /* dataclass: cls's tp_version_tag when slot_offset was read (0: none) */
     int compiled;           /* a class node: fields filled in */
     /* constraints: JT_C_* bits, then the bounds (ints inclusive; floats gt, ge, lt,
      * le, multiple_of; lengths min, max of strings, arrays, objects) */

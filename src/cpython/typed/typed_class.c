@@ -3,6 +3,9 @@
  * bindings of a generic one (typed_generic.c). */
 #include "typed_compiler.h"
 
+#include <structmember.h>
+#include <string.h>
+
 /* Required[T] / NotRequired[T] (TypedDict fields) -> T */
 static PyObject *jt_strip_required(jj_tcompiler *c, PyObject *t) {
     for (;;) {
@@ -44,6 +47,26 @@ static PyObject *jt_hints(jj_tcompiler *c, PyObject *cls) {
     Py_XDECREF(args);
     Py_DECREF(kw);
     return hints;
+}
+
+/* The fields held in writable object slots (__slots__) of a class whose instances take
+ * attributes as object.__setattr__ sets them: their offsets, valid while the class keeps
+ * the version tag read after looking them up (any change to the class or its bases
+ * gives it another), so that decoding may store into the slot as the member's setter
+ * would. */
+static void jt_slot_offsets(jj_tnode *n) {
+    PyTypeObject *cls = (PyTypeObject *)n->cls;
+    if (!n->frozen && cls->tp_setattro != PyObject_GenericSetAttr) return;
+    int any = 0;
+    for (Py_ssize_t i = 0; i < n->nfields; i++) {
+        PyObject *d = _PyType_Lookup(cls, n->fields[i].name); /* borrowed, never raises */
+        if (!d || !Py_IS_TYPE(d, &PyMemberDescr_Type)) continue;
+        const PyMemberDef *m = ((PyMemberDescrObject *)d)->d_member;
+        if (m->type != T_OBJECT_EX || (m->flags & READONLY) || m->offset <= 0) continue;
+        n->fields[i].slot_offset = m->offset;
+        any = 1;
+    }
+    n->slots_version = any ? cls->tp_version_tag : 0;
 }
 
 static int jt_dataclass_fields(jj_tcompiler *c, jj_tnode *n, PyObject *cls) {
@@ -93,6 +116,7 @@ static int jt_dataclass_fields(jj_tcompiler *c, jj_tnode *n, PyObject *cls) {
         Py_XDECREF(init);
         if (!f->type || !init) goto done;
     }
+    jt_slot_offsets(n);
     rc = 0;
 done:
     Py_XDECREF(hints);
@@ -234,7 +258,13 @@ static int jt_class_fields(jj_tcompiler *c, jj_tnode *n, PyObject *cls, int kind
     }
     n->compiled = 1;
     for (Py_ssize_t i = 0; i < n->nfields; i++) {
-        if (n->fields[i].init) n->key_lengths |= UINT64_C(1) << (n->fields[i].len < 63 ? n->fields[i].len : 63);
+        jj_tfield *f = &n->fields[i];
+        if (f->init) n->key_lengths |= UINT64_C(1) << (f->len < 63 ? f->len : 63);
+        if (!f->utf8) continue;
+        uint8_t head[8] = {0};
+        memcpy(head, f->utf8, f->len < 8 ? f->len : 8);
+        f->head = 0;
+        for (int k = 7; k >= 0; k--) f->head = f->head << 8 | head[k];
     }
     return rc;
 }
