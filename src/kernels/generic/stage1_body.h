@@ -311,6 +311,7 @@ static inline size_t jj_scan_string(const uint8_t *p, const uint8_t *end, jj_str
 
 #include "stage2_body.h"
 #include "validate_body.h"
+#include "walk_body.h"
 #include "minify_body.h"
 #include "stage2_lazy_body.h"
 
