@@ -46,7 +46,7 @@ static const uint8_t jj_lazy_value_class[256] = {
 /* Any refusal is only that: jj_parse_lazy asks jj_parse for the error and its offset.
  * The caller puts the input length after the last index entry, which ends the last
  * string there without a test. */
-static jj_error jj_stage2_lazy(jj_parser *p, const uint8_t *buf, size_t len) {
+__attribute__((unused)) static jj_error jj_stage2_lazy(jj_parser *p, const uint8_t *buf, size_t len) {
     const uint32_t *ip = p->index;
     const uint32_t *const iend = ip + p->index_len;
     const uint8_t *const end = buf + len;

@@ -22,6 +22,10 @@
 #define JJ_WALK_VALID 1
 #define JJ_WALK_CHECKED 2
 #define JJ_WALK_LINES 3
+#define JJ_WALK_LAZY 4
+
+/* Consumers that write a tape: the same layout, the lazy one leaving values raw. */
+#define JJ_WALK_WRITES_TAPE(kind) ((kind) == JJ_WALK_TAPE || (kind) == JJ_WALK_LAZY)
 
 /* Container kinds on a validation's stack (a tape walk keeps the tape index there and
  * reads the kind from the tape word). */
@@ -42,7 +46,7 @@ typedef struct jj_walk_sink {
 
 /* A container opens: the word its stack entry holds. */
 JJ_WALK_INLINE uint32_t jj_on_open(const int kind, jj_walk_sink *s, int object) {
-    if (kind != JJ_WALK_TAPE) return object ? JJ_IN_OBJECT : JJ_IN_ARRAY;
+    if (!JJ_WALK_WRITES_TAPE(kind)) return object ? JJ_IN_OBJECT : JJ_IN_ARRAY;
     uint32_t open = (uint32_t)s->t;
     s->tape[s->t] = JJ_WORD(object ? JJ_OBJECT : JJ_ARRAY, 0);
     s->tape[s->t + 1] = 0;
@@ -51,30 +55,36 @@ JJ_WALK_INLINE uint32_t jj_on_open(const int kind, jj_walk_sink *s, int object) 
 }
 
 JJ_WALK_INLINE int jj_frame_is_object(const int kind, const jj_walk_sink *s, uint32_t frame) {
-    if (kind != JJ_WALK_TAPE) return frame == JJ_IN_OBJECT;
+    if (!JJ_WALK_WRITES_TAPE(kind)) return frame == JJ_IN_OBJECT;
     return jj_tape_type(s->tape[frame]) == JJ_OBJECT;
 }
 
 /* A value of the open container ended (before its comma or closer is looked at). */
 JJ_WALK_INLINE void jj_on_element(const int kind, jj_walk_sink *s, uint32_t frame) {
-    if (kind == JJ_WALK_TAPE) s->tape[frame + 1]++;
+    if (JJ_WALK_WRITES_TAPE(kind)) s->tape[frame + 1]++;
 }
 
 /* The container of this frame closed (the closer always matches the opener). */
 JJ_WALK_INLINE void jj_on_close(const int kind, jj_walk_sink *s, uint32_t frame) {
-    if (kind != JJ_WALK_TAPE) return;
+    if (!JJ_WALK_WRITES_TAPE(kind)) return;
     s->tape[s->t] = JJ_WORD(JJ_END, frame);
     s->tape[frame] |= s->t;
     s->t++;
 }
 
-/* The string (a value or a key) whose opening quote is at q: the position after it, or
- * the error position with *err set. */
+/* The string (a value or a key) whose opening quote is at q, `next` the index entry
+ * after its own: the position after it, or the error position with *err set. */
 JJ_WALK_INLINE const uint8_t *jj_on_string(const int kind, jj_walk_sink *s, const uint8_t *buf,
-                                           const uint8_t *end, const uint8_t *q, jj_error *err) {
+                                           const uint8_t *end, const uint8_t *q, const uint32_t *next,
+                                           jj_error *err) {
+    if (kind == JJ_WALK_LAZY) { /* stage 1 checked it; its end is before the next entry */
+        jj_lazy_string(buf, next[-1], next[0] & JJ_LAZY_POS, s->tape + s->t);
+        s->t += 2;
+        return q;
+    }
     if (kind == JJ_WALK_TAPE) {
         const uint8_t *after = jj_string(s->p, buf, end, q, s->tape + s->t, err);
-        s->t += 2;
+        if (!*err) s->t += 2;
         return after;
     }
     if (kind == JJ_WALK_VALID) return jj_check_string(end, q, err);
@@ -83,11 +93,11 @@ JJ_WALK_INLINE const uint8_t *jj_on_string(const int kind, jj_walk_sink *s, cons
 
 /* true, false or null (type), or NaN and the infinities (a double's bits). */
 JJ_WALK_INLINE void jj_on_word(const int kind, jj_walk_sink *s, unsigned type) {
-    if (kind == JJ_WALK_TAPE) s->tape[s->t++] = JJ_WORD(type, 0);
+    if (JJ_WALK_WRITES_TAPE(kind)) s->tape[s->t++] = JJ_WORD(type, 0);
 }
 
 JJ_WALK_INLINE void jj_on_special_double(const int kind, jj_walk_sink *s, double d) {
-    if (kind != JJ_WALK_TAPE) return;
+    if (!JJ_WALK_WRITES_TAPE(kind)) return;
     s->tape[s->t] = JJ_WORD(JJ_DOUBLE, 0);
     s->tape[s->t + 1] = jj_double_bits(d);
     s->t += 2;
@@ -104,6 +114,12 @@ JJ_WALK_INLINE int jj_on_number(const int kind, jj_walk_sink *s, const uint8_t *
     size_t digits = 0;
     const uint8_t *after = jj_number_end(buf + pos, end, &digits);
     if (!after || !jj_token_ends_at(after, end)) return 0;
+    if (kind == JJ_WALK_LAZY) {
+        s->tape[s->t] = JJ_WORD(JJ_RAW_NUMBER, pos);
+        s->tape[s->t + 1] = (uint64_t)(after - (buf + pos));
+        s->t += 2;
+        return 1;
+    }
     if (digits > s->max_int) s->max_int = digits;
     return 1;
 }
@@ -120,6 +136,8 @@ JJ_WALK_INLINE jj_error jj_walk(jj_parser *p, const uint8_t *buf, size_t len, co
     size_t pos = 0;
     jj_error err = JJ_OK;
     const int skip_strings = kind == JJ_WALK_CHECKED || kind == JJ_WALK_LINES;
+    /* the lazy index flags escaped strings in its entries' top bit */
+    const uint32_t pos_mask = kind == JJ_WALK_LAZY ? JJ_LAZY_POS : UINT32_MAX;
 
     if (n == 0) {
         err = JJ_ERR_EMPTY;
@@ -128,30 +146,39 @@ JJ_WALK_INLINE jj_error jj_walk(jj_parser *p, const uint8_t *buf, size_t len, co
     }
 
 value:
-    pos = idx[i++];
+    pos = idx[i++] & pos_mask;
     /* a checked string needs nothing more here: a test of its own, which the branch
      * predictor learns better than the switch's jump */
     if (skip_strings && buf[pos] == '"') goto after_value;
     switch (buf[pos]) {
     case '{':
-    case '[': {
-        int object = buf[pos] == '{';
-        stack[depth++] = jj_on_open(kind, s, object);
+        stack[depth++] = jj_on_open(kind, s, 1);
         if (depth > max_depth) max_depth = depth;
         if (i >= n) {
-            err = object ? JJ_ERR_KEY : JJ_ERR_VALUE;
+            err = JJ_ERR_KEY;
             pos = len;
             goto fail;
         }
-        if (buf[idx[i]] == (object ? '}' : ']')) {
+        if (buf[idx[i] & pos_mask] == '}') {
             i++;
             goto close;
         }
-        if (object) goto object_key;
+        goto object_key;
+    case '[':
+        stack[depth++] = jj_on_open(kind, s, 0);
+        if (depth > max_depth) max_depth = depth;
+        if (i >= n) {
+            err = JJ_ERR_VALUE;
+            pos = len;
+            goto fail;
+        }
+        if (buf[idx[i] & pos_mask] == ']') {
+            i++;
+            goto close;
+        }
         goto value;
-    }
     case '"': {
-        const uint8_t *after = jj_on_string(kind, s, buf, end, buf + pos, &err);
+        const uint8_t *after = jj_on_string(kind, s, buf, end, buf + pos, idx + i, &err);
         if (err) {
             pos = (size_t)(after - buf);
             goto fail;
@@ -203,21 +230,21 @@ value:
     }
 
 object_key:
-    pos = idx[i++];
+    pos = idx[i++] & pos_mask;
     if (buf[pos] != '"') {
         err = JJ_ERR_KEY;
         goto fail;
     }
     if (!skip_strings) {
-        const uint8_t *after = jj_on_string(kind, s, buf, end, buf + pos, &err);
+        const uint8_t *after = jj_on_string(kind, s, buf, end, buf + pos, idx + i, &err);
         if (err) {
             pos = (size_t)(after - buf);
             goto fail;
         }
     }
-    if (i >= n || buf[idx[i]] != ':') {
+    if (i >= n || buf[idx[i] & pos_mask] != ':') {
         err = JJ_ERR_COLON;
-        pos = i < n ? idx[i] : len;
+        pos = i < n ? idx[i] & pos_mask : len;
         goto fail;
     }
     i++;
@@ -230,7 +257,7 @@ object_key:
 
 after_value:
     if (depth == 0) {
-        if (kind == JJ_WALK_LINES && i < n && buf[idx[i]] == '\n') {
+        if (kind == JJ_WALK_LINES && i < n && buf[idx[i] & pos_mask] == '\n') {
             i++;
             s->lines++;
             if (i < n) goto value; /* the next line's document */
@@ -244,7 +271,7 @@ after_value:
         }
         if (i != n) {
             err = JJ_ERR_TRAILING;
-            pos = idx[i];
+            pos = idx[i] & pos_mask;
             goto fail;
         }
         *max_depth_out = max_depth;
@@ -258,27 +285,39 @@ after_value:
             pos = len;
             goto fail;
         }
-        pos = idx[i++];
+        pos = idx[i++] & pos_mask;
         uint8_t c = buf[pos];
-        int object = jj_frame_is_object(kind, s, frame);
-        if (c == ',') {
-            if (i >= n) {
-                err = object ? JJ_ERR_KEY : JJ_ERR_VALUE;
-                pos = len;
-                goto fail;
+        if (jj_frame_is_object(kind, s, frame)) {
+            if (c == ',') {
+                if (i >= n) {
+                    err = JJ_ERR_KEY;
+                    pos = len;
+                    goto fail;
+                }
+                goto object_key;
             }
-            if (object) goto object_key;
-            goto value;
+            if (c == '}') goto close;
+        } else {
+            if (c == ',') {
+                if (i >= n) {
+                    err = JJ_ERR_VALUE;
+                    pos = len;
+                    goto fail;
+                }
+                goto value;
+            }
+            if (c == ']') goto close;
         }
-        if (c == (object ? '}' : ']')) goto close;
         err = JJ_ERR_COMMA;
         goto fail;
     }
 
 array_numbers:
     if (kind == JJ_WALK_TAPE) {
-        size_t at = i;
-        size_t more = jj_number_run(buf, end, idx, n, &at, s->tape, &s->t);
+        /* copies for the call, so that the sink's fields stay in registers */
+        size_t at = i, t = s->t;
+        size_t more = jj_number_run(buf, end, idx, n, &at, s->tape, &t);
+        s->t = t;
         if (more == SIZE_MAX) {
             pos = idx[at];
             err = JJ_ERR_NUMBER;
@@ -337,4 +376,21 @@ static jj_error jj_validate_checked(jj_parser *p, const uint8_t *buf, size_t len
 static jj_error jj_validate_lines_index(jj_parser *p, const uint8_t *buf, size_t len, jj_valid_facts *facts,
                                         size_t *line_count) {
     return jj_validate_walk(p, buf, len, facts, JJ_WALK_LINES, line_count);
+}
+
+/* The lazy tape (jj_parse_lazy): any refusal is only that, as jj_parse_lazy asks
+ * jj_parse for the error and its offset. The caller puts the input length after the
+ * last index entry, which ends the last string there without a test. */
+__attribute__((unused)) static jj_error jj_stage2_lazy_walk(jj_parser *p, const uint8_t *buf, size_t len) {
+    jj_walk_sink s = {p, p->tape, 0, 0, 0};
+    size_t max_depth = 0;
+    p->strings_len = 0;
+    if (jj_walk(p, buf, len, JJ_WALK_LAZY, &s, &max_depth)) {
+        p->tape_len = 0;
+        p->error_offset = 0;
+        return JJ_ERR_VALUE;
+    }
+    p->tape_len = s.t;
+    p->max_depth = max_depth;
+    return JJ_OK;
 }
