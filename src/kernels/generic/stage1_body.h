@@ -308,7 +308,7 @@ static inline size_t jj_scan_string(const uint8_t *p, const uint8_t *end, jj_str
 #include "walk_body.h"
 
 #ifndef JJ_STAGE2_LAZY
-#define JJ_STAGE2_LAZY jj_stage2_lazy_walk
+#define JJ_STAGE2_LAZY jj_stage2_lazy
 #endif
 
 const jj_kernels JJ_KERNELS_SYMBOL = {

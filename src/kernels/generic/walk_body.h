@@ -35,7 +35,6 @@
 /* A walk's consumer state: the tape and its length, or the facts a validation notes.
  * Local to the walk, so the compiler keeps its fields in registers. */
 typedef struct jj_walk_sink {
-    jj_parser *p;
     uint64_t *tape;
     size_t t;       /* tape words written */
     size_t max_int; /* most digits of an integer seen (validation) */
@@ -74,21 +73,21 @@ JJ_WALK_INLINE void jj_on_close(const int kind, jj_walk_sink *s, uint32_t frame)
 
 /* The string (a value or a key) whose opening quote is at q, `next` the index entry
  * after its own: the position after it, or the error position with *err set. */
-JJ_WALK_INLINE const uint8_t *jj_on_string(const int kind, jj_walk_sink *s, const uint8_t *buf,
+JJ_WALK_INLINE const uint8_t *jj_on_string(const int kind, jj_walk_sink *s, jj_parser *p, const uint8_t *buf,
                                            const uint8_t *end, const uint8_t *q, const uint32_t *next,
                                            jj_error *err) {
     if (kind == JJ_WALK_LAZY) { /* stage 1 checked it; its end is before the next entry */
         jj_lazy_string(buf, next[-1], next[0] & JJ_LAZY_POS, s->tape + s->t);
-        s->t += 2;
         return q;
     }
-    if (kind == JJ_WALK_TAPE) {
-        const uint8_t *after = jj_string(s->p, buf, end, q, s->tape + s->t, err);
-        if (!*err) s->t += 2;
-        return after;
-    }
+    if (kind == JJ_WALK_TAPE) return jj_string(p, buf, end, q, s->tape + s->t, err);
     if (kind == JJ_WALK_VALID) return jj_check_string(end, q, err);
     return q; /* stage 1 checked it; the walk does not look at the position */
+}
+
+/* The string's tape words, written by jj_on_string, are kept (it had no error). */
+JJ_WALK_INLINE void jj_on_string_kept(const int kind, jj_walk_sink *s) {
+    if (JJ_WALK_WRITES_TAPE(kind)) s->t += 2;
 }
 
 /* true, false or null (type), or NaN and the infinities (a double's bits). */
@@ -128,25 +127,25 @@ JJ_WALK_INLINE int jj_on_number(const int kind, jj_walk_sink *s, const uint8_t *
  * or the error with p->error_offset set. */
 JJ_WALK_INLINE jj_error jj_walk(jj_parser *p, const uint8_t *buf, size_t len, const int kind, jj_walk_sink *s,
                                 size_t *max_depth_out) {
-    const uint32_t *idx = p->index;
-    const size_t n = p->index_len;
+    /* the entries as a pointer and its end: one register fewer than base, count, i */
+    const uint32_t *ip = p->index;
+    const uint32_t *const iend = ip + p->index_len;
     const uint8_t *end = buf + len;
     uint32_t *stack = p->stack;
-    size_t i = 0, depth = 0, max_depth = 0;
+    size_t depth = 0, max_depth = 0;
     size_t pos = 0;
     jj_error err = JJ_OK;
     const int skip_strings = kind == JJ_WALK_CHECKED || kind == JJ_WALK_LINES;
     /* the lazy index flags escaped strings in its entries' top bit */
     const uint32_t pos_mask = kind == JJ_WALK_LAZY ? JJ_LAZY_POS : UINT32_MAX;
 
-    if (n == 0) {
+    if (ip == iend) {
         err = JJ_ERR_EMPTY;
-        pos = len;
-        goto fail;
+        goto fail_at_end;
     }
 
 value:
-    pos = idx[i++] & pos_mask;
+    pos = *ip++ & pos_mask;
     /* a checked string needs nothing more here: a test of its own, which the branch
      * predictor learns better than the switch's jump */
     if (skip_strings && buf[pos] == '"') goto after_value;
@@ -154,35 +153,34 @@ value:
     case '{':
         stack[depth++] = jj_on_open(kind, s, 1);
         if (depth > max_depth) max_depth = depth;
-        if (i >= n) {
+        if (ip == iend) {
             err = JJ_ERR_KEY;
-            pos = len;
-            goto fail;
+            goto fail_at_end;
         }
-        if (buf[idx[i] & pos_mask] == '}') {
-            i++;
+        if (buf[*ip & pos_mask] == '}') {
+            ip++;
             goto close;
         }
         goto object_key;
     case '[':
         stack[depth++] = jj_on_open(kind, s, 0);
         if (depth > max_depth) max_depth = depth;
-        if (i >= n) {
+        if (ip == iend) {
             err = JJ_ERR_VALUE;
-            pos = len;
-            goto fail;
+            goto fail_at_end;
         }
-        if (buf[idx[i] & pos_mask] == ']') {
-            i++;
+        if (buf[*ip & pos_mask] == ']') {
+            ip++;
             goto close;
         }
         goto value;
     case '"': {
-        const uint8_t *after = jj_on_string(kind, s, buf, end, buf + pos, idx + i, &err);
+        const uint8_t *after = jj_on_string(kind, s, p, buf, end, buf + pos, ip, &err);
         if (err) {
             pos = (size_t)(after - buf);
             goto fail;
         }
+        jj_on_string_kept(kind, s);
         goto after_value;
     }
     case 't':
@@ -206,7 +204,7 @@ value:
         jj_on_special_double(kind, s, __builtin_inf());
         goto after_value;
     case '-':
-        if (pos + 1 < len && buf[pos + 1] == 'I') {
+        if (buf + pos + 1 < end && buf[pos + 1] == 'I') {
             if (!jj_word_at(buf + pos, end, "-Infinity", 9)) goto bad_value;
             jj_on_special_double(kind, s, -__builtin_inf());
             goto after_value;
@@ -216,12 +214,12 @@ value:
     case '5': case '6': case '7': case '8': case '9':
         if (!jj_on_number(kind, s, buf, end, pos)) {
             err = JJ_ERR_NUMBER;
-            goto fail;
+            goto fail_at_entry;
         }
         /* the tape takes a run of numbers in an array (coordinates, vectors) in one call */
-        if (kind == JJ_WALK_TAPE && i + 1 < n && buf[idx[i]] == ',' && jj_starts_number(buf + idx[i + 1], end) &&
+        if (kind == JJ_WALK_TAPE && iend - ip > 1 && buf[*ip] == ',' && jj_starts_number(buf + ip[1], end) &&
             depth && jj_tape_type(s->tape[stack[depth - 1]]) == JJ_ARRAY) {
-            i++; /* the comma; this number is counted with the run */
+            ip++; /* the comma; this number is counted with the run */
             goto array_numbers;
         }
         goto after_value;
@@ -230,48 +228,47 @@ value:
     }
 
 object_key:
-    pos = idx[i++] & pos_mask;
+    pos = *ip++ & pos_mask;
     if (buf[pos] != '"') {
         err = JJ_ERR_KEY;
-        goto fail;
+        goto fail_at_entry;
     }
     if (!skip_strings) {
-        const uint8_t *after = jj_on_string(kind, s, buf, end, buf + pos, idx + i, &err);
+        const uint8_t *after = jj_on_string(kind, s, p, buf, end, buf + pos, ip, &err);
         if (err) {
             pos = (size_t)(after - buf);
             goto fail;
         }
+        jj_on_string_kept(kind, s);
     }
-    if (i >= n || buf[idx[i] & pos_mask] != ':') {
+    if (ip == iend || buf[*ip & pos_mask] != ':') {
         err = JJ_ERR_COLON;
-        pos = i < n ? idx[i] & pos_mask : len;
+        pos = ip < iend ? *ip & pos_mask : (size_t)(end - buf);
         goto fail;
     }
-    i++;
-    if (i >= n) {
+    ip++;
+    if (ip == iend) {
         err = JJ_ERR_VALUE;
-        pos = len;
-        goto fail;
+        goto fail_at_end;
     }
     goto value;
 
 after_value:
     if (depth == 0) {
-        if (kind == JJ_WALK_LINES && i < n && buf[idx[i] & pos_mask] == '\n') {
-            i++;
+        if (kind == JJ_WALK_LINES && ip < iend && buf[*ip & pos_mask] == '\n') {
+            ip++;
             s->lines++;
-            if (i < n) goto value; /* the next line's document */
-            if (idx[i - 1] + 1 < len) { /* a last line of whitespace only */
+            if (ip < iend) goto value; /* the next line's document */
+            if (buf + ip[-1] + 1 < end) { /* a last line of whitespace only */
                 err = JJ_ERR_EMPTY;
-                pos = len;
-                goto fail;
+                goto fail_at_end;
             }
-        } else if (kind == JJ_WALK_LINES && i == n) {
+        } else if (kind == JJ_WALK_LINES && ip == iend) {
             s->lines++; /* the last line, with no '\n' */
         }
-        if (i != n) {
+        if (ip != iend) {
             err = JJ_ERR_TRAILING;
-            pos = idx[i] & pos_mask;
+            pos = *ip & pos_mask;
             goto fail;
         }
         *max_depth_out = max_depth;
@@ -280,50 +277,48 @@ after_value:
     {
         uint32_t frame = stack[depth - 1];
         jj_on_element(kind, s, frame);
-        if (i >= n) {
+        if (ip == iend) {
             err = JJ_ERR_COMMA;
-            pos = len;
-            goto fail;
+            goto fail_at_end;
         }
-        pos = idx[i++] & pos_mask;
+        pos = *ip++ & pos_mask;
         uint8_t c = buf[pos];
         if (jj_frame_is_object(kind, s, frame)) {
             if (c == ',') {
-                if (i >= n) {
+                if (ip == iend) {
                     err = JJ_ERR_KEY;
-                    pos = len;
-                    goto fail;
+                    goto fail_at_end;
                 }
                 goto object_key;
             }
             if (c == '}') goto close;
         } else {
             if (c == ',') {
-                if (i >= n) {
+                if (ip == iend) {
                     err = JJ_ERR_VALUE;
-                    pos = len;
-                    goto fail;
+                    goto fail_at_end;
                 }
                 goto value;
             }
             if (c == ']') goto close;
         }
         err = JJ_ERR_COMMA;
-        goto fail;
+        goto fail_at_entry;
     }
 
 array_numbers:
     if (kind == JJ_WALK_TAPE) {
         /* copies for the call, so that the sink's fields stay in registers */
-        size_t at = i, t = s->t;
-        size_t more = jj_number_run(buf, end, idx, n, &at, s->tape, &t);
+        const uint32_t *idx = p->index;
+        size_t at = (size_t)(ip - idx), t = s->t;
+        size_t more = jj_number_run(buf, end, idx, (size_t)(iend - idx), &at, s->tape, &t);
         s->t = t;
         if (more == SIZE_MAX) {
             pos = idx[at];
             err = JJ_ERR_NUMBER;
             goto fail;
         }
-        i = at;
+        ip = idx + at;
         s->tape[stack[depth - 1] + 1] += more + 1;
         goto after_value;
     }
@@ -334,13 +329,21 @@ close:
 
 bad_value:
     err = JJ_ERR_VALUE;
+fail_at_entry:
+    /* the entry just read: found again here, so that its position need not be kept
+     * in a register (or a stack slot) through the walk */
+    pos = ip[-1] & pos_mask;
+    goto fail;
+fail_at_end:
+    /* from end and buf, which the walk keeps anyway (len need not be) */
+    pos = (size_t)(end - buf);
 fail:
     p->error_offset = pos;
     return err;
 }
 
 static jj_error jj_stage2(jj_parser *p, const uint8_t *buf, size_t len) {
-    jj_walk_sink s = {p, p->tape, 0, 0, 0};
+    jj_walk_sink s = {p->tape, 0, 0, 0};
     size_t max_depth = 0;
     p->strings_len = 0;
     jj_error err = jj_walk(p, buf, len, JJ_WALK_TAPE, &s, &max_depth);
@@ -355,7 +358,7 @@ static jj_error jj_stage2(jj_parser *p, const uint8_t *buf, size_t len) {
 
 JJ_WALK_INLINE jj_error jj_validate_walk(jj_parser *p, const uint8_t *buf, size_t len, jj_valid_facts *facts,
                                          const int kind, size_t *line_count) {
-    jj_walk_sink s = {p, NULL, 0, 0, 0};
+    jj_walk_sink s = {NULL, 0, 0, 0};
     size_t max_depth = 0;
     jj_error err = jj_walk(p, buf, len, kind, &s, &max_depth);
     if (line_count) *line_count = s.lines;
@@ -382,7 +385,7 @@ static jj_error jj_validate_lines_index(jj_parser *p, const uint8_t *buf, size_t
  * jj_parse for the error and its offset. The caller puts the input length after the
  * last index entry, which ends the last string there without a test. */
 __attribute__((unused)) static jj_error jj_stage2_lazy_walk(jj_parser *p, const uint8_t *buf, size_t len) {
-    jj_walk_sink s = {p, p->tape, 0, 0, 0};
+    jj_walk_sink s = {p->tape, 0, 0, 0};
     size_t max_depth = 0;
     p->strings_len = 0;
     if (jj_walk(p, buf, len, JJ_WALK_LAZY, &s, &max_depth)) {
