@@ -254,7 +254,8 @@ static jj_error jj_many_stage2(jj_parser *p, int lazy, size_t first, size_t coun
                                size_t doc_start, size_t region_end) {
     const jj_kernels *k = jj_kernels_active();
     if (!jj_buffer_reserve((void **)&p->tape, &p->tape_cap, 2 * count + 2, sizeof *p->tape) ||
-        !jj_buffer_reserve((void **)&p->stack, &p->stack_cap, count + 1, sizeof *p->stack) ||
+        /* the lazy walk keeps two words per open container */
+        !jj_buffer_reserve((void **)&p->stack, &p->stack_cap, lazy ? 2 * count + 2 : count + 1, sizeof *p->stack) ||
         (!lazy && !jj_buffer_reserve((void **)&p->strings, &p->strings_cap,
                                      region_end - doc_start + JJ_STRING_SLACK, 1)))
         return JJ_ERR_NOMEM;
