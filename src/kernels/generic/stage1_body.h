@@ -307,10 +307,6 @@ static inline size_t jj_scan_string(const uint8_t *p, const uint8_t *end, jj_str
 #include "stage2_lazy_body.h"
 #include "walk_body.h"
 
-#ifndef JJ_STAGE2_LAZY
-#define JJ_STAGE2_LAZY jj_stage2_lazy
-#endif
-
 const jj_kernels JJ_KERNELS_SYMBOL = {
     JJ_ISA_NAME,
     jj_stage1,
@@ -319,7 +315,7 @@ const jj_kernels JJ_KERNELS_SYMBOL = {
     jj_minify_kernel,
     jj_validate_index,
     jj_stage1_lazy,
-    JJ_STAGE2_LAZY,
+    jj_stage2_lazy,
     jj_finish_string,
     jj_stage1_checked,
     jj_validate_checked,

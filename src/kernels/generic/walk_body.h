@@ -22,10 +22,9 @@
 #define JJ_WALK_VALID 1
 #define JJ_WALK_CHECKED 2
 #define JJ_WALK_LINES 3
-#define JJ_WALK_LAZY 4
 
-/* Consumers that write a tape: the same layout, the lazy one leaving values raw. */
-#define JJ_WALK_WRITES_TAPE(kind) ((kind) == JJ_WALK_TAPE || (kind) == JJ_WALK_LAZY)
+/* Consumers that write a tape. */
+#define JJ_WALK_WRITES_TAPE(kind) ((kind) == JJ_WALK_TAPE)
 
 /* Container kinds on a validation's stack (a tape walk keeps the tape index there and
  * reads the kind from the tape word). */
@@ -71,15 +70,10 @@ JJ_WALK_INLINE void jj_on_close(const int kind, jj_walk_sink *s, uint32_t frame)
     s->t++;
 }
 
-/* The string (a value or a key) whose opening quote is at q, `next` the index entry
- * after its own: the position after it, or the error position with *err set. */
+/* The string (a value or a key) whose opening quote is at q: the position after it, or
+ * the error position with *err set. */
 JJ_WALK_INLINE const uint8_t *jj_on_string(const int kind, jj_walk_sink *s, jj_parser *p, const uint8_t *buf,
-                                           const uint8_t *end, const uint8_t *q, const uint32_t *next,
-                                           jj_error *err) {
-    if (kind == JJ_WALK_LAZY) { /* stage 1 checked it; its end is before the next entry */
-        jj_lazy_string(buf, next[-1], next[0] & JJ_LAZY_POS, s->tape + s->t);
-        return q;
-    }
+                                           const uint8_t *end, const uint8_t *q, jj_error *err) {
     if (kind == JJ_WALK_TAPE) return jj_string(p, buf, end, q, s->tape + s->t, err);
     if (kind == JJ_WALK_VALID) return jj_check_string(end, q, err);
     return q; /* stage 1 checked it; the walk does not look at the position */
@@ -113,12 +107,6 @@ JJ_WALK_INLINE int jj_on_number(const int kind, jj_walk_sink *s, const uint8_t *
     size_t digits = 0;
     const uint8_t *after = jj_number_end(buf + pos, end, &digits);
     if (!after || !jj_token_ends_at(after, end)) return 0;
-    if (kind == JJ_WALK_LAZY) {
-        s->tape[s->t] = JJ_WORD(JJ_RAW_NUMBER, pos);
-        s->tape[s->t + 1] = (uint64_t)(after - (buf + pos));
-        s->t += 2;
-        return 1;
-    }
     if (digits > s->max_int) s->max_int = digits;
     return 1;
 }
@@ -136,8 +124,6 @@ JJ_WALK_INLINE jj_error jj_walk(jj_parser *p, const uint8_t *buf, size_t len, co
     size_t pos = 0;
     jj_error err = JJ_OK;
     const int skip_strings = kind == JJ_WALK_CHECKED || kind == JJ_WALK_LINES;
-    /* the lazy index flags escaped strings in its entries' top bit */
-    const uint32_t pos_mask = kind == JJ_WALK_LAZY ? JJ_LAZY_POS : UINT32_MAX;
 
     if (ip == iend) {
         err = JJ_ERR_EMPTY;
@@ -145,7 +131,7 @@ JJ_WALK_INLINE jj_error jj_walk(jj_parser *p, const uint8_t *buf, size_t len, co
     }
 
 value:
-    pos = *ip++ & pos_mask;
+    pos = *ip++;
     /* a checked string needs nothing more here: a test of its own, which the branch
      * predictor learns better than the switch's jump */
     if (skip_strings && buf[pos] == '"') goto after_value;
@@ -157,7 +143,7 @@ value:
             err = JJ_ERR_KEY;
             goto fail_at_end;
         }
-        if (buf[*ip & pos_mask] == '}') {
+        if (buf[*ip] == '}') {
             ip++;
             goto close;
         }
@@ -169,13 +155,13 @@ value:
             err = JJ_ERR_VALUE;
             goto fail_at_end;
         }
-        if (buf[*ip & pos_mask] == ']') {
+        if (buf[*ip] == ']') {
             ip++;
             goto close;
         }
         goto value;
     case '"': {
-        const uint8_t *after = jj_on_string(kind, s, p, buf, end, buf + pos, ip, &err);
+        const uint8_t *after = jj_on_string(kind, s, p, buf, end, buf + pos, &err);
         if (err) {
             pos = (size_t)(after - buf);
             goto fail;
@@ -228,22 +214,22 @@ value:
     }
 
 object_key:
-    pos = *ip++ & pos_mask;
+    pos = *ip++;
     if (buf[pos] != '"') {
         err = JJ_ERR_KEY;
         goto fail_at_entry;
     }
     if (!skip_strings) {
-        const uint8_t *after = jj_on_string(kind, s, p, buf, end, buf + pos, ip, &err);
+        const uint8_t *after = jj_on_string(kind, s, p, buf, end, buf + pos, &err);
         if (err) {
             pos = (size_t)(after - buf);
             goto fail;
         }
         jj_on_string_kept(kind, s);
     }
-    if (ip == iend || buf[*ip & pos_mask] != ':') {
+    if (ip == iend || buf[*ip] != ':') {
         err = JJ_ERR_COLON;
-        pos = ip < iend ? *ip & pos_mask : (size_t)(end - buf);
+        pos = ip < iend ? *ip : (size_t)(end - buf);
         goto fail;
     }
     ip++;
@@ -255,7 +241,7 @@ object_key:
 
 after_value:
     if (depth == 0) {
-        if (kind == JJ_WALK_LINES && ip < iend && buf[*ip & pos_mask] == '\n') {
+        if (kind == JJ_WALK_LINES && ip < iend && buf[*ip] == '\n') {
             ip++;
             s->lines++;
             if (ip < iend) goto value; /* the next line's document */
@@ -268,7 +254,7 @@ after_value:
         }
         if (ip != iend) {
             err = JJ_ERR_TRAILING;
-            pos = *ip & pos_mask;
+            pos = *ip;
             goto fail;
         }
         *max_depth_out = max_depth;
@@ -281,7 +267,7 @@ after_value:
             err = JJ_ERR_COMMA;
             goto fail_at_end;
         }
-        pos = *ip++ & pos_mask;
+        pos = *ip++;
         uint8_t c = buf[pos];
         if (jj_frame_is_object(kind, s, frame)) {
             if (c == ',') {
@@ -332,7 +318,7 @@ bad_value:
 fail_at_entry:
     /* the entry just read: found again here, so that its position need not be kept
      * in a register (or a stack slot) through the walk */
-    pos = ip[-1] & pos_mask;
+    pos = ip[-1];
     goto fail;
 fail_at_end:
     /* from end and buf, which the walk keeps anyway (len need not be) */
@@ -381,19 +367,3 @@ static jj_error jj_validate_lines_index(jj_parser *p, const uint8_t *buf, size_t
     return jj_validate_walk(p, buf, len, facts, JJ_WALK_LINES, line_count);
 }
 
-/* The lazy tape (jj_parse_lazy): any refusal is only that, as jj_parse_lazy asks
- * jj_parse for the error and its offset. The caller puts the input length after the
- * last index entry, which ends the last string there without a test. */
-__attribute__((unused)) static jj_error jj_stage2_lazy_walk(jj_parser *p, const uint8_t *buf, size_t len) {
-    jj_walk_sink s = {p->tape, 0, 0, 0};
-    size_t max_depth = 0;
-    p->strings_len = 0;
-    if (jj_walk(p, buf, len, JJ_WALK_LAZY, &s, &max_depth)) {
-        p->tape_len = 0;
-        p->error_offset = 0;
-        return JJ_ERR_VALUE;
-    }
-    p->tape_len = s.t;
-    p->max_depth = max_depth;
-    return JJ_OK;
-}
