@@ -69,7 +69,7 @@ def measure(python, call, path):
 
 
 def _table(before, after):
-    files = sorted({f for c in after.values() for f in c}, key=lambda f: (f not in FILES, f))
+    files = sorted({f for c in after.values() for f in c}, key=lambda f: (FILES.index(f) if f in FILES else len(FILES), f))
     rows = ["| call | " + " | ".join(f.replace(".json", "") for f in files) + " |",
             "|:---|" + "---:|" * len(files)]
     for call, per_file in after.items():
