@@ -136,6 +136,8 @@ value:
      * predictor learns better than the switch's jump */
     if (skip_strings && buf[pos] == '"') goto after_value;
     switch (buf[pos]) {
+    /* '{' and '[' apart: as one case with the kind in a variable, +1% instructions for
+     * loads and +2% for valid on canada and citm */
     case '{':
         stack[depth++] = jj_on_open(kind, s, 1);
         if (depth > max_depth) max_depth = depth;
