@@ -270,21 +270,34 @@ static int jj_many_index_lazy(jj_parser *p, const jj_kernels *k, const uint8_t *
     return 1;
 }
 
-/* JJ_MANY_LAZY: the lazy tape of index entries [first, first + count) ending at
- * region_end. JJ_OK, or an error for the caller to ask the usual stage 2 about. */
-static jj_error jj_many_stage2_lazy(jj_parser *p, size_t first, size_t count, const uint8_t *buf,
-                                    size_t region_end) {
+/* Stage 2, plain or lazy (the kernel set's stage2 or stage2_lazy), over index entries
+ * [first, first + count) as one document ending at region_end, which starts at
+ * doc_start. JJ_ERR_NOMEM when the buffers could not grow; else the stage's verdict (a
+ * lazy one's error is for the caller to ask the plain stage 2 about). */
+static jj_error jj_many_stage2(jj_parser *p, int lazy, size_t first, size_t count, const uint8_t *buf,
+                               size_t doc_start, size_t region_end) {
+    const jj_kernels *k = jj_kernels_active();
     if (!jj_buffer_reserve((void **)&p->tape, &p->tape_cap, 2 * count + 2, sizeof *p->tape) ||
-        !jj_buffer_reserve((void **)&p->stack, &p->stack_cap, 2 * count + 2, sizeof *p->stack))
+        /* the lazy walk keeps two words per open container */
+        !jj_buffer_reserve((void **)&p->stack, &p->stack_cap, lazy ? 2 * count + 2 : count + 1, sizeof *p->stack) ||
+        (!lazy && !jj_buffer_reserve((void **)&p->strings, &p->strings_cap,
+                                     region_end - doc_start + JJ_STRING_SLACK, 1)))
         return JJ_ERR_NOMEM;
     uint32_t *whole = p->index;
     size_t whole_len = p->index_len;
     p->index += first;
     p->index_len = count;
-    jj_error err = jj_kernels_active()->stage2_lazy(p, buf, region_end);
+    jj_error err = lazy ? k->stage2_lazy(p, buf, region_end) : k->stage2(p, buf, region_end);
     p->index = whole;
     p->index_len = whole_len;
     return err;
+}
+
+/* Where a document ending at region_end ends: before the whitespace that follows it. */
+static size_t jj_doc_end(const uint8_t *buf, size_t doc_start, size_t region_end) {
+    size_t end = region_end;
+    while (end > doc_start + 1 && jj_is_space(buf[end - 1])) end--;
+    return end;
 }
 
 jj_error jj_many_start(jj_many *m, jj_parser *p, const uint8_t *buf, size_t len, unsigned flags) {
@@ -324,8 +337,7 @@ static jj_error jj_many_span(jj_many *m, size_t depth, size_t count, size_t regi
                              size_t *doc_start, size_t *doc_end) {
     jj_parser *p = m->parser;
     const uint8_t *buf = m->buf;
-    size_t end = region_end;
-    while (end > *doc_start + 1 && jj_is_space(buf[end - 1])) end--;
+    size_t end = jj_doc_end(buf, *doc_start, region_end);
     *doc_end = end;
     p->tape_len = 0;
     if (!runs_to_end) return JJ_OK;
@@ -372,11 +384,10 @@ jj_error jj_many_next(jj_many *m, size_t *doc_start, size_t *doc_end) {
 
     size_t count = e - first;
     if (lazy) {
-        jj_error lazy_err = jj_many_stage2_lazy(p, first, count, buf, region_end);
+        jj_error lazy_err = jj_many_stage2(p, 1, first, count, buf, *doc_start, region_end);
         if (lazy_err == JJ_ERR_NOMEM) return jj_fail(p, JJ_ERR_NOMEM, *doc_start);
         if (lazy_err == JJ_OK) {
-            size_t end = region_end;
-            while (end > *doc_start + 1 && jj_is_space(buf[end - 1])) end--;
+            size_t end = jj_doc_end(buf, *doc_start, region_end);
             *doc_end = end;
             /* a number or word that touches the end may go on in the next bytes */
             if (runs_to_end && end == m->len && depth == 0 && count == 1 && buf[*doc_start] != '"' &&
@@ -391,20 +402,10 @@ jj_error jj_many_next(jj_many *m, size_t *doc_start, size_t *doc_end) {
     if ((m->flags & JJ_MANY_SPANS) && !lazy) return jj_many_span(m, depth, count, region_end, runs_to_end, doc_start, doc_end);
 
     /* parse [first, e) of the index as one document ending at region_end */
-    if (!jj_buffer_reserve((void **)&p->tape, &p->tape_cap, 2 * count + 2, sizeof *p->tape) ||
-        !jj_buffer_reserve((void **)&p->stack, &p->stack_cap, count + 1, sizeof *p->stack) ||
-        !jj_buffer_reserve((void **)&p->strings, &p->strings_cap, region_end - *doc_start + JJ_STRING_SLACK, 1))
-        return jj_fail(p, JJ_ERR_NOMEM, *doc_start);
-    uint32_t *whole = p->index;
-    size_t whole_len = p->index_len;
-    p->index += first;
-    p->index_len = count;
-    jj_error err = jj_kernels_active()->stage2(p, buf, region_end);
-    p->index = whole;
-    p->index_len = whole_len;
+    jj_error err = jj_many_stage2(p, 0, first, count, buf, *doc_start, region_end);
+    if (err == JJ_ERR_NOMEM) return jj_fail(p, JJ_ERR_NOMEM, *doc_start);
     p->error = err;
-    size_t end = region_end;
-    while (end > *doc_start + 1 && jj_is_space(buf[end - 1])) end--;
+    size_t end = jj_doc_end(buf, *doc_start, region_end);
     *doc_end = end;
     if (runs_to_end) {
         /* a document cut by the end of what was indexed: more input may finish it. Every

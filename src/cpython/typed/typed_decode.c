@@ -504,7 +504,7 @@ static inline PyObject *jt_value(jt_ctx *c, const jj_tnode *n, size_t *pt) {
             if ((kinds & JT_STR) && n->str_kind == JT_PLAIN) {
                 if (jt_finish(c, t) < 0) return NULL;
                 *pt = t + 2;
-                return jj_tape_str_value(c->st, c->p, c->input, t);
+                return jj_tape_str_value(c->st, c->doc, c->input, t);
             }
         } else if (jj_tape_type(w) == JJ_RAW_NUMBER && (kinds & JT_INT) && n->int_kind == JT_PLAIN && !n->decimal) {
             long long small;

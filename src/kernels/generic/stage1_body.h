@@ -274,25 +274,17 @@ static inline __attribute__((always_inline)) size_t jj_stage1_body(
     return (size_t)(w - out);
 }
 
-static size_t jj_stage1(const uint8_t *buf, size_t len, uint32_t *out, jj_error *err,
-                        size_t *err_off) {
-    return jj_stage1_body(buf, len, out, err, err_off, JJ_STAGE1_PLAIN);
-}
-
-static size_t jj_stage1_lazy(const uint8_t *buf, size_t len, uint32_t *out, jj_error *err,
-                             size_t *err_off) {
-    return jj_stage1_body(buf, len, out, err, err_off, JJ_STAGE1_LAZY);
-}
-
-static size_t jj_stage1_checked(const uint8_t *buf, size_t len, uint32_t *out, jj_error *err,
-                                size_t *err_off) {
-    return jj_stage1_body(buf, len, out, err, err_off, JJ_STAGE1_CHECKED);
-}
-
-static size_t jj_stage1_lines(const uint8_t *buf, size_t len, uint32_t *out, jj_error *err,
-                              size_t *err_off) {
-    return jj_stage1_body(buf, len, out, err, err_off, JJ_STAGE1_LINES);
-}
+/* The four stage 1 entries of the kernel set, one mode each (a constant: each compiles
+ * to a stage 1 of its own). */
+#define JJ_STAGE1_ENTRY(name, mode)                                                               \
+    static size_t name(const uint8_t *buf, size_t len, uint32_t *out, jj_error *err, size_t *err_off) { \
+        return jj_stage1_body(buf, len, out, err, err_off, mode);                                 \
+    }
+JJ_STAGE1_ENTRY(jj_stage1, JJ_STAGE1_PLAIN)
+JJ_STAGE1_ENTRY(jj_stage1_lazy, JJ_STAGE1_LAZY)
+JJ_STAGE1_ENTRY(jj_stage1_checked, JJ_STAGE1_CHECKED)
+JJ_STAGE1_ENTRY(jj_stage1_lines, JJ_STAGE1_LINES)
+#undef JJ_STAGE1_ENTRY
 
 static inline size_t jj_scan_string(const uint8_t *p, const uint8_t *end, jj_str_scan *info) {
     const uint8_t *start = p;
@@ -313,6 +305,7 @@ static inline size_t jj_scan_string(const uint8_t *p, const uint8_t *end, jj_str
 #include "validate_body.h"
 #include "minify_body.h"
 #include "stage2_lazy_body.h"
+#include "walk_body.h"
 
 const jj_kernels JJ_KERNELS_SYMBOL = {
     JJ_ISA_NAME,
