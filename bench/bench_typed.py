@@ -108,45 +108,36 @@ class GhEvent:
 
 # ---- peers' spellings of the same types -------------------------------------------------------
 
-def to_struct(t, made):
-    """The msgspec.Struct equivalent of a dataclass type tree."""
-    import msgspec
+def rebuild(t, made, make_class):
+    """The type tree t with each dataclass replaced by make_class(dataclass, fields), its
+    fields given as (name, type) or (name, type, default) over rebuilt types."""
     if dataclasses.is_dataclass(t):
         if t not in made:
             hints = typing.get_type_hints(t)
             fields = []
             for f in dataclasses.fields(t):
-                ft = to_struct(hints[f.name], made)
+                ft = rebuild(hints[f.name], made, make_class)
                 fields.append((f.name, ft) if f.default is dataclasses.MISSING else (f.name, ft, f.default))
-            made[t] = msgspec.defstruct(t.__name__ + "Struct", fields)
+            made[t] = make_class(t, fields)
         return made[t]
     origin, args = typing.get_origin(t), typing.get_args(t)
     if origin is None:
         return t
-    new_args = tuple(to_struct(a, made) for a in args)
+    new_args = tuple(rebuild(a, made, make_class) for a in args)
     if origin is typing.Union:
         return typing.Union[new_args]
     return {list: List, dict: Dict}[origin][new_args]
+
+
+def to_struct(t, made):
+    """The msgspec.Struct equivalent of a dataclass type tree."""
+    import msgspec
+    return rebuild(t, made, lambda cls, fields: msgspec.defstruct(cls.__name__ + "Struct", fields))
 
 
 def to_slots(t, made):
     """The same dataclass type tree with slots=True classes (Python 3.10+)."""
-    if dataclasses.is_dataclass(t):
-        if t not in made:
-            hints = typing.get_type_hints(t)
-            fields = []
-            for f in dataclasses.fields(t):
-                ft = to_slots(hints[f.name], made)
-                fields.append((f.name, ft) if f.default is dataclasses.MISSING else (f.name, ft, f.default))
-            made[t] = dataclasses.make_dataclass(t.__name__ + "Slots", fields, slots=True)
-        return made[t]
-    origin, args = typing.get_origin(t), typing.get_args(t)
-    if origin is None:
-        return t
-    new_args = tuple(to_slots(a, made) for a in args)
-    if origin is typing.Union:
-        return typing.Union[new_args]
-    return {list: List, dict: Dict}[origin][new_args]
+    return rebuild(t, made, lambda cls, fields: dataclasses.make_dataclass(cls.__name__ + "Slots", fields, slots=True))
 
 
 def converter(t, made=None):
