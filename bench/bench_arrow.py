@@ -110,6 +110,7 @@ def main():
             "jetjson.loads_arrow": lambda d, s=schema: pa.table(jetjson.loads_arrow(d, s)),
             "pyarrow.json.read_json": pyarrow_read(schema),
         }
+        contenders["jetjson.loads_arrow(threads=1)"] = lambda d, s=schema: pa.table(jetjson.loads_arrow(d, s, threads=1))
         contenders["jetjson.loads_arrow(threads=2)"] = lambda d, s=schema: pa.table(jetjson.loads_arrow(d, s, threads=2))
         # a binary file object (pyarrow reads one too): 1 MiB chunks, each chunk's lines
         contenders["jetjson.loads_arrow(BytesIO)"] = lambda d, s=schema: pa.table(jetjson.loads_arrow(io.BytesIO(d), s))
@@ -119,13 +120,14 @@ def main():
         theirs = contenders["pyarrow.json.read_json"](data)
         assert ours.schema == theirs.schema and ours.equals(theirs), f"{label}: tables differ"
         assert contenders["jetjson.loads_arrow(BytesIO)"](data).equals(ours), f"{label}: file object differs"
+        assert contenders["jetjson.loads_arrow(threads=1)"](data).equals(ours), f"{label}: one thread differs"
         if "polars.read_ndjson" in contenders:
             frame = contenders["polars.read_ndjson"](data)
             assert frame.shape == (ours.num_rows, ours.num_columns), f"{label}: polars shape {frame.shape}"
         fresh = lambda: bytes(bytearray(data))  # noqa: E731 - a new object per call
         best = (best_cpu_times if args.cpu else best_times)(contenders, fresh, args.rounds)
         report(f"=== {label}: {len(data) / 1e6:.1f} MB, {ours.num_rows} records", len(data), best,
-               "jetjson.loads_arrow")
+               "jetjson.loads_arrow(threads=1)")
 
 
 if __name__ == "__main__":
