@@ -70,6 +70,20 @@ static inline void jj_copy16(uint8_t *dst, const uint8_t *src) {
     memcpy(dst + 8, &b, 8);
 }
 
+/* Copies 16 bytes and tells which need escaping, from one load: the scalar copy beside
+ * the vector check loaded every byte twice, and long strs (URLs) ran at 0.86x
+ * fastsimdjson's dumpb_many. */
+static inline uint32_t jj_copy_check16(uint8_t *dst, const uint8_t *src) {
+#if defined(__SSE2__)
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)src);
+    _mm_storeu_si128((__m128i *)(void *)dst, v);
+    return jj_escape_flags_m128(v, 0);
+#else
+    jj_copy16(dst, src);
+    return jj_special16(src);
+#endif
+}
+
 static inline int jj_copy_tail16(uint8_t *dst, const uint8_t *end, size_t r) {
     const uint8_t *src = end - 16;
     unsigned drop = (unsigned)(16 - r); /* leading bytes that are not ours: 0..15 */
@@ -130,13 +144,9 @@ _Static_assert(sizeof(PyASCIIObject) >= 16, "a short str's 16 bytes must stay in
 static inline int jj_copy_ascii_str(uint8_t *dst, const uint8_t *data, size_t n) {
     if (n < 16) return jj_copy_tail16(dst, data + n, n);
     uint32_t bad = 0;
-    for (size_t i = 0; i < n - 16; i += 16) {
-        jj_copy16(dst + i, data + i);
-        bad |= jj_special16(data + i);
-    }
+    for (size_t i = 0; i < n - 16; i += 16) bad |= jj_copy_check16(dst + i, data + i);
     /* the last 16 bytes again, overlapping what came before: no shifting */
-    jj_copy16(dst + n - 16, data + n - 16);
-    return (bad | jj_special16(data + n - 16)) != 0;
+    return (bad | jj_copy_check16(dst + n - 16, data + n - 16)) != 0;
 }
 
 /* The literal of s at o (room for its length + 18 bytes) when s is the common case: a
