@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "jetjson_pool.h"
 
@@ -57,7 +58,8 @@ static void part_prefault(part_shared *s, size_t made) {
     size_t at = atomic_fetch_add_explicit(&s->faulted, want, memory_order_relaxed);
     if (at >= room) return;
     if (want > room - at) want = room - at;
-    size_t page = 4096;
+    long page_size = sysconf(_SC_PAGESIZE);
+    uintptr_t page = page_size > 0 ? (uintptr_t)page_size : 4096;
     uintptr_t from = (s->out_from + at) & ~(uintptr_t)(page - 1), to = s->out_from + at + want;
     (void)madvise((void *)from, (size_t)(to - from), MADV_POPULATE_WRITE);
 #else
