@@ -87,8 +87,10 @@ jj_mp_error jj_msgpack_write_document(const jj_parser *p, const uint8_t *input, 
  * at line ends into parts of about `block` bytes, converted at once and joined in order.
  * The result is byte for byte jj_json_to_msgpack's: when a part fails (a document across
  * a cut, a bad document) the whole input is converted again on the calling thread with
- * p, so errors are exactly its too. One document (no JJ_MP_NDJSON), threads <= 1 or a
- * small input: jj_json_to_msgpack itself. */
+ * p, so errors are exactly its too. threads <= 1 converts the parts one after the other
+ * on the calling thread, straight into out (faster than one pass: each part's index and
+ * tape stay small). One document (no JJ_MP_NDJSON) or a small input: jj_json_to_msgpack
+ * itself. */
 jj_mp_error jj_json_to_msgpack_threads(jj_parser *p, const uint8_t *buf, size_t len, unsigned flags,
                                        unsigned threads, size_t block, jj_sink *out, jj_mp_status *status);
 

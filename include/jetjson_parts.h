@@ -5,9 +5,12 @@
  * A part that a worker converts writes into a byte sink of its own (malloc'ed,
  * jetjson_write.h), which the calling thread appends to the caller's sink in order; the
  * calling thread converts queued parts itself while it waits, the next part in order
- * straight into the caller's sink. At most `threads` parts are queued or running at once, so at
- * most `threads` threads work (the caller's among them) and at most that many part
- * outputs are held besides the caller's sink. */
+ * straight into the caller's sink. At most `threads` + 2 parts are queued or running at
+ * once (so that a worker finds the next part while the caller appends), at most `threads`
+ * threads work (the caller's among them) and at most `threads` + 2 part outputs are held
+ * besides the caller's sink. A worker that finished a part maps (on Linux) the pages of
+ * the caller's sink that the next parts will fill, so that the caller does not take
+ * every page fault of the result: the sink's memory is never written by a worker. */
 #ifndef JETJSON_PARTS_H
 #define JETJSON_PARTS_H
 

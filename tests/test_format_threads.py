@@ -165,6 +165,24 @@ def test_msgpack_to_json_errors(damage, where):
         assert message.endswith(f"(byte {len(b''.join(values[:at]))})")
 
 
+def test_results_that_outgrow_their_first_buffer():
+    # the result buffer is sized from the input; these results are several times larger,
+    # so it moves while workers map the pages ahead of it (the old place, then the new)
+    rng = __import__("random").Random(5)
+    values = [rng.choice([None, 1, -1, True, [], {}]) for _ in range(400_000)]
+    packed = b"".join(msgpack.packb(v) for v in values)
+    text = b"".join(json.dumps(v, separators=(",", ":")).encode() + b"\n" for v in values)
+    assert len(text) > 2 * len(packed)  # the first buffer holds 1.5 times the input
+    for threads in (1, 2, 3):
+        got = jetjson.msgpack_to_json(packed, stream=True, threads=threads, block_size=1 << 16)
+        assert [json.loads(line) for line in got.splitlines()] == values, threads
+    floats = b"".join(b"%d.5\n" % (i % 10) for i in range(300_000))  # 4 bytes of JSON, 9 packed
+    want = b"".join(oracle_json_to_msgpack(line) for line in floats.splitlines())
+    assert len(want) > 2 * len(floats)
+    for threads in (1, 2, 3):
+        assert jetjson.json_to_msgpack(floats, ndjson=True, threads=threads, block_size=1 << 16) == want, threads
+
+
 # ---- dumpb_arrow -------------------------------------------------------------------------
 
 

@@ -126,7 +126,10 @@ static int msgpack_part(void *ctx, size_t i, jj_sink *out) {
  * do it all (out as it was), -1 when out failed. */
 static int mp_run(const uint8_t *buf, size_t len, unsigned flags, int msgpack, unsigned threads, size_t block,
                   jj_sink *out) {
-    if (threads < 2 || block == 0 || len / 2 < block) return 0;
+    /* JSON goes by parts on one thread too: a part's index and tape stay in the caches,
+     * where one pass over all of it builds an index of the whole input (54.6 -> 43.7 ms
+     * for 40 MB of events); MessagePack's parts only add the walk that finds them */
+    if ((msgpack && threads < 2) || block == 0 || len / 2 < block) return 0;
     mp_parts job = {buf, len, block, flags, msgpack, NULL, len / block + 1};
     job.ends = malloc(job.cap * sizeof *job.ends);
     if (!job.ends) return 0;

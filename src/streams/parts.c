@@ -1,9 +1,13 @@
 /* One conversion cut into parts run on the worker pool: see jetjson_parts.h. */
 #include "jetjson_parts.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "jetjson_pool.h"
 
@@ -24,14 +28,45 @@ size_t jj_cut_at_lines(const uint8_t *buf, size_t len, size_t block, size_t *end
     return n;
 }
 
+typedef struct part_shared {
+    pthread_t caller;         /* the thread in jj_parts_run: it prefaults nothing */
+    uintptr_t out_from, out_to; /* the caller's sink's free room when the run began */
+    _Atomic size_t faulted;   /* bytes of that room handed to prefaulting so far */
+    unsigned threads;
+} part_shared;
+
 typedef struct part_task {
     jj_pool_task task;
     jj_part_fn fn;
     void *ctx;
+    part_shared *shared;
     size_t index, hint;
     jj_sink sink;
     int code;
 } part_task;
+
+/* A worker that finished a part maps the pages of the caller's sink that the next parts
+ * will be appended to (about as many bytes as the threads make while it made this part),
+ * so that the calling thread, which appends every part, does not take their page faults
+ * too. Only the kernel's page tables change: the bytes are untouched, so this may run
+ * while the caller writes there, and a range the caller's sink has since left (grown
+ * elsewhere) is harmless to map or fails. */
+static void part_prefault(part_shared *s, size_t made) {
+#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
+    if (s->out_to <= s->out_from || pthread_equal(pthread_self(), s->caller)) return;
+    size_t room = s->out_to - s->out_from, want = made * s->threads;
+    size_t at = atomic_fetch_add_explicit(&s->faulted, want, memory_order_relaxed);
+    if (at >= room) return;
+    if (want > room - at) want = room - at;
+    long page_size = sysconf(_SC_PAGESIZE);
+    uintptr_t page = page_size > 0 ? (uintptr_t)page_size : 4096;
+    uintptr_t from = (s->out_from + at) & ~(uintptr_t)(page - 1), to = s->out_from + at + want;
+    (void)madvise((void *)from, (size_t)(to - from), MADV_POPULATE_WRITE);
+#else
+    (void)s;
+    (void)made;
+#endif
+}
 
 static void part_run(void *arg) {
     part_task *t = arg;
@@ -43,6 +78,7 @@ static void part_run(void *arg) {
     }
     t->code = t->fn(t->ctx, t->index, &t->sink);
     if (t->code == 0 && t->sink.error) t->code = -1;
+    if (t->code == 0) part_prefault(t->shared, jj_sink_len(&t->sink));
 }
 
 int jj_parts_run(size_t n, unsigned threads, size_t hint, jj_part_fn fn, jj_part_next_fn next, void *ctx,
@@ -50,7 +86,11 @@ int jj_parts_run(size_t n, unsigned threads, size_t hint, jj_part_fn fn, jj_part
     *failed = 0;
     *code = 0;
     if (threads < 1) threads = 1;
-    size_t window = threads < n ? threads : n;
+    /* two parts queued beyond one per thread: a worker always finds the next one while
+     * the caller appends, and the caller converts fewer parts as appending takes its time */
+    size_t window = threads > 1 ? (size_t)threads + 2 : 1;
+    if (window > n) window = n;
+    part_shared shared = {pthread_self(), (uintptr_t)out->pos, (uintptr_t)out->end, 0, threads};
     part_task *slots = window ? calloc(window, sizeof *slots) : NULL;
     if (window && !slots) { /* no memory for the bookkeeping: refuse, as a failed sink */
         *code = -1;
@@ -70,6 +110,7 @@ int jj_parts_run(size_t n, unsigned threads, size_t hint, jj_part_fn fn, jj_part
             t->code = 0;
             t->fn = fn;
             t->ctx = ctx;
+            t->shared = &shared;
             t->index = submitted;
             t->hint = hint;
             t->task.run = part_run;
