@@ -155,8 +155,8 @@ int jj_skim_locate(const jj_parser *p, const uint8_t *buf, size_t len, const cha
                                  size_t *start, size_t *end, size_t *failed_at);
 
 /* ---- Some fields of many documents ---- */
-/* jetjson: the values at a few pointers in each document of a JJ_MANY_LAZY many, found by
- * walking the document's top level on the window's index (many_fields.c).
+/* jetjson: the values at a few pointers in each document of a many, found by walking the
+ * document's top level on the window's index (many_fields.c).
  *
  * jj_many_next_fields reads the next document as jj_many_next would, except that when the
  * document is an object whose top level (and every object on the way to the pointers)
@@ -166,9 +166,12 @@ int jj_skim_locate(const jj_parser *p, const uint8_t *buf, size_t len, const cha
  * grammar error on that walk, a top level that is not an object, an array or scalar on
  * the way to a pointer, a key with an escaped surrogate, a deep document) falls back to
  * jj_many_next for that document: its tape, errors and verdicts stay exactly those.
- * Then jj_many_field_parse turns one range into a one-value lazy tape (jj_parse_lazy's
- * layout, offsets into the many's buffer, the value at tape index 0); if the value is
- * refused, jj_many_reparse reads the document again the whole way, as jj_many_next. */
+ * Then jj_many_field_parse turns one range into a one-value tape, the value at tape
+ * index 0: a lazy one (jj_parse_lazy's layout, offsets into the many's buffer) while
+ * m->flags holds JJ_MANY_LAZY, else jj_parse's; if the value is refused,
+ * jj_many_reparse reads the document again the whole way, as jj_many_next. Since the
+ * walk reads either index, whether an unreached value is checked never depends on
+ * where a window ends. */
 
 #define JJ_FIELDS_MAX_TOKENS 32 /* a longer pointer is not skimmed */
 
@@ -196,12 +199,11 @@ typedef struct jj_field_span {
 /* The next document: jj_many_next's result and *doc_start, *doc_end, with *whole true
  * when it came from jj_many_next (the parser holds its tape as jj_many_next leaves it),
  * false when it was skimmed (JJ_OK, spans[i] for pointer i, the tape untouched). A
- * many without JJ_MANY_LAZY in m->flags, or a plan that is not skimmable, always reads
- * whole documents. */
+ * plan that is not skimmable always reads whole documents. */
 jj_error jj_many_next_fields(jj_many *m, const jj_fields_plan *plan, jj_field_span *spans, size_t *doc_start,
                              size_t *doc_end, bool *whole);
-/* The value of a found span (count > 0) of the last document as a one-value lazy tape:
- * JJ_OK, JJ_ERR_NOMEM, or another error when the lazy stage 2 refuses it. */
+/* The value of a found span (count > 0) of the last document as a one-value tape (lazy
+ * with JJ_MANY_LAZY): JJ_OK, JJ_ERR_NOMEM, or another error when stage 2 refuses it. */
 jj_error jj_many_field_parse(jj_many *m, const jj_field_span *span);
 /* The last document again, read the whole way: what jj_many_next gave for it. */
 jj_error jj_many_reparse(jj_many *m, size_t *doc_start, size_t *doc_end);

@@ -11,7 +11,8 @@
 #define JJ_FIELDS_MAX 64
 /* deeper documents are read whole: their depth is for the full parse to judge */
 #define JJ_FIELDS_MAX_DEPTH 128
-#define JJ_WALK_FAIL SIZE_MAX
+#define JJ_WALK_FAIL SIZE_MAX        /* the walk does not like the document */
+#define JJ_WALK_SHORT (SIZE_MAX - 1) /* the document goes on past the index */
 
 /* Whether pointer a's tokens start with all of pointer b's (unescaped). */
 static bool jj_tokens_lead_into(const jj_fields_plan *plan, size_t a, size_t b) {
@@ -70,20 +71,22 @@ typedef struct jj_walk {
     const jj_fields_plan *plan;
     jj_field_span *spans;
     size_t end_pos; /* the byte after the last entry */
+    uint32_t pos_mask; /* the lazy index flags escaped strings in the top bit */
+    bool lazy;
 } jj_walk;
 
 static const signed char jj_walk_step[256] = {['{'] = 1, ['['] = 1, ['}'] = -1, [']'] = -1};
 /* what may not start a value: the walk leaves such a document to the full parse */
 static const unsigned char jj_walk_not_value[256] = {['}'] = 1, [']'] = 1, [':'] = 1, [','] = 1};
 
-static inline uint8_t jj_walk_byte(const jj_walk *w, size_t e) { return w->buf[w->idx[e] & JJ_LAZY_POS]; }
+static inline uint8_t jj_walk_byte(const jj_walk *w, size_t e) { return w->buf[w->idx[e] & w->pos_mask]; }
 static inline size_t jj_walk_pos(const jj_walk *w, size_t e) {
-    return e < w->n ? w->idx[e] & JJ_LAZY_POS : w->end_pos;
+    return e < w->n ? w->idx[e] & w->pos_mask : w->end_pos;
 }
 
 /* The entry after the value starting at entry e (brackets counted, nothing else looked
- * at), or JJ_WALK_FAIL when it cannot start a value, never closes, or nests past the
- * depth left (`room`). */
+ * at); JJ_WALK_SHORT when it never closes; JJ_WALK_FAIL when it cannot start a value
+ * or nests past the depth left (`room`). */
 static size_t jj_walk_skip(const jj_walk *w, size_t e, long room) {
     uint8_t c = jj_walk_byte(w, e);
     if (jj_walk_not_value[c]) return JJ_WALK_FAIL;
@@ -91,43 +94,62 @@ static size_t jj_walk_skip(const jj_walk *w, size_t e, long room) {
     long level = 1, deepest = 1;
     const uint32_t *idx = w->idx;
     const uint8_t *buf = w->buf;
+    uint32_t mask = w->pos_mask;
     for (size_t i = e + 1; i < w->n; i++) {
-        level += jj_walk_step[buf[idx[i] & JJ_LAZY_POS]];
+        level += jj_walk_step[buf[idx[i] & mask]];
         deepest = level > deepest ? level : deepest;
         if (level == 0) return deepest > room ? JJ_WALK_FAIL : i + 1;
     }
-    return JJ_WALK_FAIL;
+    return JJ_WALK_SHORT;
 }
 
-/* Whether a key's escapes (raw[0..len), as written) hold a \u escape of a surrogate:
- * the engine refuses a lone one, so json decides such documents. */
-static bool jj_escapes_surrogate(const uint8_t *raw, size_t len) {
+/* The code unit of a \u escape at raw[i] (a backslash followed by 'u' and four hex
+ * digits, as the lazy stage 1 checked), or -1 when there is none there. */
+static long jj_unit_at(const uint8_t *raw, size_t len, size_t i) {
+    if (i + 5 >= len || raw[i] != '\\' || raw[i + 1] != 'u') return -1;
+    long v = 0;
+    for (size_t k = i + 2; k < i + 6; k++) {
+        uint8_t c = raw[k];
+        v = v << 4 | (c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+    }
+    return v;
+}
+
+/* Whether a key's escapes (raw[0..len), as written) hold a lone surrogate: the engine
+ * refuses one, so json decides such documents (a pair is one character to both). */
+static bool jj_escapes_lone_surrogate(const uint8_t *raw, size_t len) {
     for (size_t i = 0; i + 1 < len; i++) {
         if (raw[i] != '\\') continue;
-        if (raw[i + 1] == 'u' && i + 5 < len && (raw[i + 2] | 0x20) == 'd' && strchr("89abcdefABCDEF", raw[i + 3]))
-            return true;
-        i++; /* the escaped byte */
+        long unit = jj_unit_at(raw, len, i);
+        if (unit >= 0xd800 && unit <= 0xdfff) {
+            long low = unit <= 0xdbff ? jj_unit_at(raw, len, i + 6) : -1;
+            if (low < 0xdc00 || low > 0xdfff) return true;
+            i += 6; /* the pair's second half */
+        }
+        i += unit >= 0 ? 5 : 1; /* past the escape */
     }
     return false;
 }
 
 /* Walks the object whose '{' is entry e, `depth` deep, for the pointers active[0..na)
- * whose token `level` is next. The entry after its '}', or JJ_WALK_FAIL. */
+ * whose token `level` is next. The entry after its '}', JJ_WALK_SHORT, or JJ_WALK_FAIL. */
 static size_t jj_walk_object(jj_walk *w, size_t e, long depth, const uint8_t *active, size_t na, size_t level) {
     size_t k = e + 1;
-    if (k >= w->n) return JJ_WALK_FAIL;
+    if (k >= w->n) return JJ_WALK_SHORT;
     if (jj_walk_byte(w, k) == '}') return k + 1;
     uint64_t matched = 0; /* the first of duplicate keys counts */
     for (;;) {
-        if (k + 2 >= w->n || jj_walk_byte(w, k) != '"' || jj_walk_byte(w, k + 1) != ':') return JJ_WALK_FAIL;
+        if (jj_walk_byte(w, k) != '"') return JJ_WALK_FAIL;
+        if (k + 2 >= w->n) return k + 1 < w->n && jj_walk_byte(w, k + 1) != ':' ? JJ_WALK_FAIL : JJ_WALK_SHORT;
+        if (jj_walk_byte(w, k + 1) != ':') return JJ_WALK_FAIL;
         uint32_t key = w->idx[k];
-        size_t q = key & JJ_LAZY_POS, close = (w->idx[k + 1] & JJ_LAZY_POS) - 1;
+        size_t q = key & w->pos_mask, close = (w->idx[k + 1] & w->pos_mask) - 1;
         while (close > q && w->buf[close] != '"') close--; /* only white space lies there */
         if (close <= q) return JJ_WALK_FAIL;
         const uint8_t *raw = w->buf + q + 1;
         size_t raw_len = close - q - 1;
-        bool escaped = (key & JJ_LAZY_ESCAPED) != 0;
-        if (escaped && jj_escapes_surrogate(raw, raw_len)) return JJ_WALK_FAIL;
+        bool escaped = w->lazy ? (key & JJ_LAZY_ESCAPED) != 0 : memchr(raw, '\\', raw_len) != NULL;
+        if (escaped && jj_escapes_lone_surrogate(raw, raw_len)) return JJ_WALK_FAIL;
         size_t v = k + 2, after;
         uint8_t deeper[JJ_FIELDS_MAX], ending[JJ_FIELDS_MAX];
         size_t nd = 0, ne = 0;
@@ -148,7 +170,8 @@ static size_t jj_walk_object(jj_walk *w, size_t e, long depth, const uint8_t *ac
         } else {
             after = jj_walk_skip(w, v, JJ_FIELDS_MAX_DEPTH - depth);
         }
-        if (after == JJ_WALK_FAIL || after >= w->n) return JJ_WALK_FAIL;
+        if (after >= JJ_WALK_SHORT) return after;
+        if (after >= w->n) return JJ_WALK_SHORT;
         for (size_t j = 0; j < ne; j++) {
             jj_field_span *span = &w->spans[ending[j]];
             span->first = v;
@@ -159,6 +182,7 @@ static size_t jj_walk_object(jj_walk *w, size_t e, long depth, const uint8_t *ac
         if (sep == '}') return after + 1;
         if (sep != ',') return JJ_WALK_FAIL;
         k = after + 1;
+        if (k >= w->n) return JJ_WALK_SHORT;
     }
 }
 
@@ -166,21 +190,36 @@ jj_error jj_many_next_fields(jj_many *m, const jj_fields_plan *plan, jj_field_sp
                              size_t *doc_end, bool *whole) {
     jj_parser *p = m->parser;
     size_t first = m->next;
+    bool lazy = (m->flags & JJ_MANY_LAZY) != 0;
+    uint32_t mask = lazy ? JJ_LAZY_POS : UINT32_MAX;
     *whole = true;
-    if (!(m->flags & JJ_MANY_LAZY) || !plan->skimmable || first >= p->index_len ||
-        m->buf[p->index[first] & JJ_LAZY_POS] != '{')
+    if (!plan->skimmable || first >= p->index_len || m->buf[p->index[first] & mask] != '{')
         return jj_many_next(m, doc_start, doc_end);
-    jj_walk w = {p->index, p->index_len, m->buf, plan, spans, m->scanned};
+    jj_walk w = {p->index, p->index_len, m->buf, plan, spans, m->scanned, mask, lazy};
     uint8_t all[JJ_FIELDS_MAX];
     for (size_t i = 0; i < plan->count; i++) {
         all[i] = (uint8_t)i;
         spans[i].first = spans[i].count = spans[i].region_end = 0;
     }
     size_t after = jj_walk_object(&w, first, 1, all, plan->count, 0);
-    if (after == JJ_WALK_FAIL) return jj_many_next(m, doc_start, doc_end);
+    if (after == JJ_WALK_SHORT && (m->flags & JJ_MANY_MORE_INPUT) &&
+        (m->pending == JJ_OK || m->pending == JJ_ERR_UNCLOSED_STRING ||
+         jj_utf8_cut_short(m->buf, m->len, m->pending_at))) {
+        /* more input may finish it: what it holds so far is not all read yet (jj_many_next
+         * would judge the unreached values too) */
+        m->doc_first = first;
+        m->next = p->index_len;
+        *doc_start = p->index[first] & mask;
+        *doc_end = jj_doc_end(m->buf, *doc_start, m->scanned);
+        p->tape_len = 0;
+        p->error = JJ_ERR_INCOMPLETE;
+        p->error_offset = m->pending == JJ_OK ? m->scanned : m->pending_at;
+        return JJ_ERR_INCOMPLETE;
+    }
+    if (after >= JJ_WALK_SHORT) return jj_many_next(m, doc_start, doc_end);
     m->doc_first = first;
     m->next = after;
-    *doc_start = p->index[first] & JJ_LAZY_POS;
+    *doc_start = p->index[first] & mask;
     *doc_end = jj_doc_end(m->buf, *doc_start, jj_walk_pos(&w, after));
     *whole = false;
     p->tape_len = 0;
@@ -190,8 +229,9 @@ jj_error jj_many_next_fields(jj_many *m, const jj_fields_plan *plan, jj_field_sp
 
 jj_error jj_many_field_parse(jj_many *m, const jj_field_span *span) {
     jj_parser *p = m->parser;
-    size_t at = p->index[span->first] & JJ_LAZY_POS;
-    jj_error err = jj_many_stage2(p, 1, span->first, span->count, m->buf, at, span->region_end);
+    bool lazy = (m->flags & JJ_MANY_LAZY) != 0;
+    size_t at = p->index[span->first] & (lazy ? JJ_LAZY_POS : UINT32_MAX);
+    jj_error err = jj_many_stage2(p, lazy, span->first, span->count, m->buf, at, span->region_end);
     p->error = err;
     p->error_offset = at;
     return err;

@@ -13,5 +13,7 @@ jj_error jj_many_stage2(jj_parser *p, int lazy, size_t first, size_t count, cons
                         size_t region_end);
 /* Where a document ending at region_end ends: before the whitespace that follows it. */
 size_t jj_doc_end(const uint8_t *buf, size_t doc_start, size_t region_end);
+/* Whether buf[at..len) is the start of a UTF-8 sequence that more bytes could finish. */
+int jj_utf8_cut_short(const uint8_t *buf, size_t len, size_t at);
 
 #endif

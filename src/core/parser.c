@@ -224,8 +224,8 @@ void jj_doc_free(jj_doc *doc) {
 
 static int jj_is_space(uint8_t c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
-/* Whether buf[at..len) is the start of a UTF-8 sequence that more bytes could finish. */
-static int jj_utf8_cut_short(const uint8_t *buf, size_t len, size_t at) {
+/* many_internal.h */
+int jj_utf8_cut_short(const uint8_t *buf, size_t len, size_t at) {
     uint8_t c = buf[at];
     size_t need = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
     if (!need || len - at >= need) return 0;

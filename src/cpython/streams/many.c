@@ -641,6 +641,7 @@ int jj_many_add_type(PyObject *module, jj_state *st) {
 
 /* The skim plan of the fields, when they allow one (jj_fields_plan_new): 0, or -1. */
 static int jj_plan_fields(jj_many_iter *it) {
+    if (it->format != JJ_FMT_WHITESPACE && it->format != JJ_FMT_LINES) return 0; /* these read whole documents */
     Py_ssize_t n = PyTuple_GET_SIZE(it->fields);
     const char **ptrs = PyMem_Calloc((size_t)n + 1, sizeof *ptrs);
     size_t *lens = PyMem_Calloc((size_t)n + 1, sizeof *lens);

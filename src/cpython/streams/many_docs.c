@@ -90,7 +90,8 @@ static PyObject *jj_skimmed_field(jj_many_iter *it, const jj_field_span *span) {
         PyErr_Clear(); /* the whole document's depth decides which error */
         return NULL;
     }
-    if (jj_lazy_finish_range(it->parser, it->cur_input, it->cur_len, 0, jj_tape_skip(doc->tape, 0)) != JJ_OK)
+    int lazy_tape = (it->many.flags & JJ_MANY_LAZY) != 0;
+    if (lazy_tape && jj_lazy_finish_range(it->parser, it->cur_input, it->cur_len, 0, jj_tape_skip(doc->tape, 0)) != JJ_OK)
         return PyErr_NoMemory();
     PyObject *v = jj_build_value_at(it->st, doc, it->cur_input, 0);
     if (!v && !PyErr_ExceptionMatches(PyExc_MemoryError)) PyErr_Clear(); /* json decides */
