@@ -166,10 +166,10 @@ int jj_skim_locate(const jj_parser *p, const uint8_t *buf, size_t len, const cha
  * grammar error on that walk, a top level that is not an object, an array or scalar on
  * the way to a pointer, a key with an escaped surrogate, a deep document) falls back to
  * jj_many_next for that document: its tape, errors and verdicts stay exactly those.
- * Then jj_many_field_parse turns one range into a one-value tape, the value at tape
- * index 0: a lazy one (jj_parse_lazy's layout, offsets into the many's buffer) while
- * m->flags holds JJ_MANY_LAZY, else jj_parse's; if the value is refused,
- * jj_many_reparse reads the document again the whole way, as jj_many_next. Since the
+ * Then jj_many_field_parse turns one range into a one-value tape as jj_parse makes it
+ * (strings decoded into the parser's buffer, big ints pointing into the many's buffer),
+ * the value at tape index 0; if the value is refused, jj_many_reparse reads the
+ * document again the whole way, as jj_many_next without JJ_MANY_LAZY. Since the
  * walk reads either index, whether an unreached value is checked never depends on
  * where a window ends. */
 
@@ -202,10 +202,12 @@ typedef struct jj_field_span {
  * plan that is not skimmable always reads whole documents. */
 jj_error jj_many_next_fields(jj_many *m, const jj_fields_plan *plan, jj_field_span *spans, size_t *doc_start,
                              size_t *doc_end, bool *whole);
-/* The value of a found span (count > 0) of the last document as a one-value tape (lazy
- * with JJ_MANY_LAZY): JJ_OK, JJ_ERR_NOMEM, or another error when stage 2 refuses it. */
+/* The value of a found span (count > 0) of the last document as a one-value tape (its
+ * index entries lose the lazy flags): JJ_OK, JJ_ERR_NOMEM, or another error when stage 2
+ * refuses it. */
 jj_error jj_many_field_parse(jj_many *m, const jj_field_span *span);
-/* The last document again, read the whole way: what jj_many_next gave for it. */
+/* The last document again, read the whole way: what jj_many_next gives for it without
+ * JJ_MANY_LAZY and JJ_MANY_SPANS (a tape as jj_parse makes it, or its error). */
 jj_error jj_many_reparse(jj_many *m, size_t *doc_start, size_t *doc_end);
 
 #ifdef __cplusplus

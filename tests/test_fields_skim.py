@@ -345,3 +345,16 @@ def test_references_and_memory():
     bad = data + b'{"type": tru}\n'
     growth = traced_growth(lambda: run(bad, fields=fields))
     assert growth < 64 * 1024, growth
+
+
+def test_value_json_decides_after_escaped_strings():
+    # an int past json's digit limit is json's to refuse: the document is read again the
+    # whole way (its escaped strings too), and the error is json's
+    big = "1" * 5000
+    data = ('{"s": "a\\nb\\u00e9", "n": ' + big + ', "t": "x\\"y"}\n').encode()
+    with pytest.raises(ValueError) as ours:
+        list(jetjson.loads_many(data, fields=["/s", "/n", "/t"]))
+    with pytest.raises(ValueError) as theirs:
+        json.loads(data)
+    assert str(ours.value) == str(theirs.value)
+    assert list(jetjson.loads_many(data, fields=["/s", "/t"])) == [("a\nb\u00e9", 'x"y')]

@@ -91,14 +91,15 @@ static size_t jj_walk_skip(const jj_walk *w, size_t e, long room) {
     uint8_t c = jj_walk_byte(w, e);
     if (jj_walk_not_value[c]) return JJ_WALK_FAIL;
     if (!jj_walk_step[c]) return e + 1;
-    long level = 1, deepest = 1;
+    if (room < 1) return JJ_WALK_FAIL;
     const uint32_t *idx = w->idx;
     const uint8_t *buf = w->buf;
     uint32_t mask = w->pos_mask;
+    long level = 1;
     for (size_t i = e + 1; i < w->n; i++) {
         level += jj_walk_step[buf[idx[i] & mask]];
-        deepest = level > deepest ? level : deepest;
-        if (level == 0) return deepest > room ? JJ_WALK_FAIL : i + 1;
+        /* one test for both ways out: closed (0), or past the room left */
+        if ((unsigned long)(level - 1) >= (unsigned long)room) return level ? JJ_WALK_FAIL : i + 1;
     }
     return JJ_WALK_SHORT;
 }
@@ -227,17 +228,28 @@ jj_error jj_many_next_fields(jj_many *m, const jj_fields_plan *plan, jj_field_sp
     return JJ_OK;
 }
 
+/* The plain stage 2, not the lazy one: a value found is built at once, and decoding
+ * its strings on the way costs less than finishing a lazy tape (callgrind, 4 MB of
+ * GitHub events, three fields: 36.4M instructions a call against 37.5M). */
 jj_error jj_many_field_parse(jj_many *m, const jj_field_span *span) {
     jj_parser *p = m->parser;
     bool lazy = (m->flags & JJ_MANY_LAZY) != 0;
-    size_t at = p->index[span->first] & (lazy ? JJ_LAZY_POS : UINT32_MAX);
-    jj_error err = jj_many_stage2(p, lazy, span->first, span->count, m->buf, at, span->region_end);
+    if (lazy) for (size_t i = span->first; i < span->first + span->count; i++) p->index[i] &= JJ_LAZY_POS;
+    size_t at = p->index[span->first];
+    jj_error err = jj_many_stage2(p, 0, span->first, span->count, m->buf, at, span->region_end);
     p->error = err;
     p->error_offset = at;
     return err;
 }
 
 jj_error jj_many_reparse(jj_many *m, size_t *doc_start, size_t *doc_end) {
+    /* jj_many_field_parse took the flags off some entries: the plain stage 2 reads it */
+    unsigned flags = m->flags;
+    if (flags & JJ_MANY_LAZY)
+        for (size_t i = m->doc_first; i < m->next; i++) m->parser->index[i] &= JJ_LAZY_POS;
+    m->flags &= ~(JJ_MANY_LAZY | JJ_MANY_SPANS);
     m->next = m->doc_first;
-    return jj_many_next(m, doc_start, doc_end);
+    jj_error err = jj_many_next(m, doc_start, doc_end);
+    m->flags = flags;
+    return err;
 }

@@ -428,6 +428,7 @@ static PyObject *jj_next_document(jj_many_iter *it) {
             if (jj_need_bytes(it, from, s == 0 ? it->window_len + 1 : 1) <= 0) return NULL;
             continue;
         }
+        int reparsed = 0;
         if (!whole && err == JJ_OK) { /* the line rule below reads the span: check it first */
             size_t doc_end = it->window + e;
             int line_may_go_on = it->format == JJ_FMT_LINES && it->streamed && !it->eof &&
@@ -435,7 +436,8 @@ static PyObject *jj_next_document(jj_many_iter *it) {
             if (!line_may_go_on) {
                 it->cur_input = it->buf + it->window;
                 it->cur_len = doc_end - it->window; /* a number at its end must end there */
-                if (jj_many_skim_fields(it, &err, &s, &e) < 0) return NULL;
+                reparsed = jj_many_skim_fields(it, &err, &s, &e);
+                if (reparsed < 0) return NULL;
             }
         }
         size_t start = it->window + s, end = it->window + e;
@@ -453,7 +455,7 @@ static PyObject *jj_next_document(jj_many_iter *it) {
         it->cur_len = it->window_len;
         it->cur_lazy = 0;
         if (it->ahead && !it->spans && err == JJ_OK) it->cur = it->ahead_view;
-        int window_lazy = !it->ahead && (it->many.flags & JJ_MANY_LAZY);
+        int window_lazy = !it->ahead && !reparsed && (it->many.flags & JJ_MANY_LAZY);
         if (window_lazy && err == JJ_OK) { /* jj_many_next made its lazy tape */
             it->cur_lazy = 1;
             it->cur_len = end - it->window; /* a number at its end must end there: 1"a" is two */

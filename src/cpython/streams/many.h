@@ -130,8 +130,8 @@ int jj_many_check_utf8(jj_many_iter *it, size_t start, size_t end);
 
 /* The fields of a document jj_many_next_fields skimmed (it->cur_input holds it), into
  * it->skim_value for jj_many_value to give: 0. When a value found is one the engine
- * refuses or leaves to json, the document is read again the whole way instead: 0 with
- * *err, *start, *end jj_many_reparse's. -1 with an exception. */
+ * refuses or leaves to json, the document is read again the whole way instead: 1 with
+ * *err, *start, *end jj_many_reparse's (a plain tape). -1 with an exception. */
 int jj_many_skim_fields(jj_many_iter *it, jj_error *err, size_t *start, size_t *end);
 
 /* many.c: the bytes of the window the iterator opens at buf[pos] when it wants `want`. */

@@ -90,9 +90,6 @@ static PyObject *jj_skimmed_field(jj_many_iter *it, const jj_field_span *span) {
         PyErr_Clear(); /* the whole document's depth decides which error */
         return NULL;
     }
-    int lazy_tape = (it->many.flags & JJ_MANY_LAZY) != 0;
-    if (lazy_tape && jj_lazy_finish_range(it->parser, it->cur_input, it->cur_len, 0, jj_tape_skip(doc->tape, 0)) != JJ_OK)
-        return PyErr_NoMemory();
     PyObject *v = jj_build_value_at(it->st, doc, it->cur_input, 0);
     if (!v && !PyErr_ExceptionMatches(PyExc_MemoryError)) PyErr_Clear(); /* json decides */
     return v;
@@ -114,7 +111,15 @@ int jj_many_skim_fields(jj_many_iter *it, jj_error *err, size_t *start, size_t *
         Py_XDECREF(out);
         if (PyErr_Occurred()) return -1;
         *err = jj_many_reparse(&it->many, start, end);
-        return 0;
+        return 1;
+    }
+    if (out && PyObject_GC_IsTracked(out)) { /* as the collector would, without it walking there */
+        int holds_container = 0;
+        for (Py_ssize_t i = 0; i < n && !holds_container; i++) {
+            PyObject *item = PyTuple_GET_ITEM(out, i);
+            holds_container = PyObject_IS_GC(item) && PyObject_GC_IsTracked(item);
+        }
+        if (!holds_container) PyObject_GC_UnTrack(out);
     }
     it->skim_value = out ? out : v;
     return 0;
