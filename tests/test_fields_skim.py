@@ -329,6 +329,21 @@ def test_threads_agree():
     exp = jetjson.map_many(lambda t: t, data, fields=pointers, threads=1)
     assert jetjson.map_many(lambda t: t, data, fields=pointers, threads=2) == exp
     assert first_difference(exp, expected_fields(data.decode().splitlines(), pointers)) is None
+    # windows parsed ahead hold whole documents: one with a broken unreached value is
+    # read again here, skimmed, so that threads= never changes what is checked
+    texts = data.decode().splitlines()
+    for k in range(0, len(texts), 97):
+        texts[k] = texts[k].replace('"payload": {"x": [', '"payload": {"x": [tru, ')
+    broken = ("\n".join(texts) + "\n").encode()
+    for threads in (1, 2):
+        assert jetjson.map_many(lambda t: t, broken, fields=pointers, threads=threads, batch_size=1 << 14) == exp
+    bad = broken + b'{"type": nul}\n'
+    outcomes = []
+    for threads in (1, 2):
+        with pytest.raises(jetjson.JSONDecodeError) as info:
+            jetjson.map_many(lambda t: t, bad, fields=pointers, threads=threads, batch_size=1 << 14)
+        outcomes.append((info.value.msg, info.value.pos))
+    assert outcomes[0] == outcomes[1]
 
 
 # ---- references and memory ----------------------------------------------------------------

@@ -428,6 +428,15 @@ static PyObject *jj_next_document(jj_many_iter *it) {
             if (jj_need_bytes(it, from, s == 0 ? it->window_len + 1 : 1) <= 0) return NULL;
             continue;
         }
+        if (it->ahead && it->fields_plan && err != JJ_OK && err != JJ_ERR_EMPTY && err != JJ_ERR_INCOMPLETE &&
+            err != JJ_ERR_NOMEM) {
+            /* the window ahead was parsed whole, unreached values and all: this document is
+             * read here, skimmed, from its start (a window jj_threads_open does not plan
+             * leaves it to this thread) */
+            jj_restart_at(it, it->window + s);
+            it->want_next = it->batch + 1;
+            continue;
+        }
         int reparsed = 0;
         if (!whole && err == JJ_OK) { /* the line rule below reads the span: check it first */
             size_t doc_end = it->window + e;
