@@ -96,11 +96,19 @@ static size_t jj_walk_skip(const jj_walk *w, size_t e, long room) {
     const uint8_t *buf = w->buf;
     uint32_t mask = w->pos_mask;
     long level = 1;
-    for (size_t i = e + 1; i < w->n; i++) {
-        level += jj_walk_step[buf[idx[i] & mask]];
-        /* one test for both ways out: closed (0), or past the room left */
-        if ((unsigned long)(level - 1) >= (unsigned long)room) return level ? JJ_WALK_FAIL : i + 1;
+    size_t i = e + 1, n = w->n;
+    /* one test for both ways out: closed (0), or past the room left; two entries a turn */
+#define JJ_WALK_STEP(at)                                                                 \
+    level += jj_walk_step[buf[idx[at] & mask]];                                        \
+    if ((unsigned long)(level - 1) >= (unsigned long)room) return level ? JJ_WALK_FAIL : (at) + 1;
+    for (; i + 1 < n; i += 2) {
+        JJ_WALK_STEP(i)
+        JJ_WALK_STEP(i + 1)
     }
+    if (i < n) {
+        JJ_WALK_STEP(i)
+    }
+#undef JJ_WALK_STEP
     return JJ_WALK_SHORT;
 }
 
@@ -138,7 +146,8 @@ static size_t jj_walk_object(jj_walk *w, size_t e, long depth, const uint8_t *ac
     size_t k = e + 1;
     if (k >= w->n) return JJ_WALK_SHORT;
     if (jj_walk_byte(w, k) == '}') return k + 1;
-    uint64_t matched = 0; /* the first of duplicate keys counts */
+    uint64_t matched = 0, all = 0; /* the first of duplicate keys counts */
+    for (size_t a = 0; a < na; a++) all |= (uint64_t)1 << active[a];
     for (;;) {
         if (jj_walk_byte(w, k) != '"') return JJ_WALK_FAIL;
         if (k + 2 >= w->n) return k + 1 < w->n && jj_walk_byte(w, k + 1) != ':' ? JJ_WALK_FAIL : JJ_WALK_SHORT;
@@ -154,12 +163,15 @@ static size_t jj_walk_object(jj_walk *w, size_t e, long depth, const uint8_t *ac
         size_t v = k + 2, after;
         uint8_t deeper[JJ_FIELDS_MAX], ending[JJ_FIELDS_MAX];
         size_t nd = 0, ne = 0;
-        for (size_t a = 0; a < na; a++) {
+        for (size_t a = 0; a < na && matched != all; a++) { /* once all are found, keys are only read */
             size_t i = active[a];
             if (matched >> i & 1) continue;
             const jj_pointer_token *tok = &w->plan->tokens[i * JJ_FIELDS_MAX_TOKENS + level];
-            bool same = escaped ? jj_pointer_token_equals_json(tok, raw, raw_len, NULL) == 1
-                                : jj_pointer_token_equals(tok, raw, raw_len);
+            bool same;
+            if (escaped) same = jj_pointer_token_equals_json(tok, raw, raw_len, NULL) == 1;
+            else if (!tok->escaped) /* the common case, without a call */
+                same = tok->len == raw_len && memcmp(tok->text, raw, raw_len) == 0;
+            else same = jj_pointer_token_equals(tok, raw, raw_len);
             if (!same) continue;
             matched |= (uint64_t)1 << i;
             if (level + 1 == w->plan->ntokens[i]) ending[ne++] = (uint8_t)i;
