@@ -204,6 +204,7 @@ typedef struct jj_many {
     size_t len;
     unsigned flags;
     size_t next;      /* index entry where the next document starts */
+    size_t doc_first; /* index entry where the last document read started */
     size_t scanned;   /* bytes indexed: len, or where stage 1 met bad bytes */
     jj_error pending; /* stage 1's error (JJ_OK when none) */
     size_t pending_at; /* its offset: the bad UTF-8 byte, or the unclosed string's quote */

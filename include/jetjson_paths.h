@@ -154,6 +154,62 @@ jj_error jj_skim_index(jj_parser *p, const uint8_t *buf, size_t len);
 int jj_skim_locate(const jj_parser *p, const uint8_t *buf, size_t len, const char *ptr, size_t plen,
                                  size_t *start, size_t *end, size_t *failed_at);
 
+/* ---- Some fields of many documents ---- */
+/* jetjson: the values at a few pointers in each document of a many, found by walking the
+ * document's top level on the window's index (many_fields.c).
+ *
+ * jj_many_next_fields reads the next document as jj_many_next would, except that when the
+ * document is an object whose top level (and every object on the way to the pointers)
+ * follows the grammar on the index, it builds no tape: keys are compared as json reads
+ * them, the values no pointer reaches are skipped by counting brackets (unchecked), and
+ * for each pointer it gives the index range of its value, or "missing". Anything else (a
+ * grammar error on that walk, a top level that is not an object, an array or scalar on
+ * the way to a pointer, a key with an escaped surrogate, a deep document) falls back to
+ * jj_many_next for that document: its tape, errors and verdicts stay exactly those.
+ * Then jj_many_field_parse turns one range into a one-value tape as jj_parse makes it
+ * (strings decoded into the parser's buffer, big ints pointing into the many's buffer),
+ * the value at tape index 0; if the value is refused, jj_many_reparse reads the
+ * document again the whole way, as jj_many_next without JJ_MANY_LAZY. Since the
+ * walk reads either index, whether an unreached value is checked never depends on
+ * where a window ends. */
+
+#define JJ_FIELDS_MAX_TOKENS 32 /* a longer pointer is not skimmed */
+
+/* The pointers, tokenized once (jj_fields_plan_new). */
+typedef struct jj_fields_plan {
+    size_t count;              /* pointers */
+    bool skimmable;            /* false: read whole documents (see jj_fields_plan_new) */
+    size_t *ntokens;           /* tokens of each pointer */
+    jj_pointer_token *tokens;  /* pointer i's token t at [i * JJ_FIELDS_MAX_TOKENS + t] */
+} jj_fields_plan;
+
+/* A plan for the pointers ptrs[i] (lens[i] bytes), or NULL when out of memory. It is not
+ * skimmable (every document read whole) when there are none or more than 64, when one is
+ * "" or invalid or longer than JJ_FIELDS_MAX_TOKENS tokens, or when one leads into the
+ * value of another (its tokens start with all of the other's, ["/a", "/a/b"]). */
+jj_fields_plan *jj_fields_plan_new(const char *const *ptrs, const size_t *lens, size_t count);
+void jj_fields_plan_delete(jj_fields_plan *plan);
+
+/* Where one pointer's value is: index entries [first, first + count) (count 0: missing),
+ * the next entry (a ',' or closing bracket) at byte region_end. */
+typedef struct jj_field_span {
+    size_t first, count, region_end;
+} jj_field_span;
+
+/* The next document: jj_many_next's result and *doc_start, *doc_end, with *whole true
+ * when it came from jj_many_next (the parser holds its tape as jj_many_next leaves it),
+ * false when it was skimmed (JJ_OK, spans[i] for pointer i, the tape untouched). A
+ * plan that is not skimmable always reads whole documents. */
+jj_error jj_many_next_fields(jj_many *m, const jj_fields_plan *plan, jj_field_span *spans, size_t *doc_start,
+                             size_t *doc_end, bool *whole);
+/* The value of a found span (count > 0) of the last document as a one-value tape (its
+ * index entries lose the lazy flags): JJ_OK, JJ_ERR_NOMEM, or another error when stage 2
+ * refuses it. */
+jj_error jj_many_field_parse(jj_many *m, const jj_field_span *span);
+/* The last document again, read the whole way: what jj_many_next gives for it without
+ * JJ_MANY_LAZY and JJ_MANY_SPANS (a tape as jj_parse makes it, or its error). */
+jj_error jj_many_reparse(jj_many *m, size_t *doc_start, size_t *doc_end);
+
 #ifdef __cplusplus
 }
 #endif

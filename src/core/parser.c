@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "engine_internal.h"
+#include "many_internal.h"
 
 
 void jj_parser_init(jj_parser *p) { memset(p, 0, sizeof *p); }
@@ -223,8 +224,8 @@ void jj_doc_free(jj_doc *doc) {
 
 static int jj_is_space(uint8_t c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
-/* Whether buf[at..len) is the start of a UTF-8 sequence that more bytes could finish. */
-static int jj_utf8_cut_short(const uint8_t *buf, size_t len, size_t at) {
+/* many_internal.h */
+int jj_utf8_cut_short(const uint8_t *buf, size_t len, size_t at) {
     uint8_t c = buf[at];
     size_t need = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
     if (!need || len - at >= need) return 0;
@@ -270,12 +271,9 @@ static int jj_many_index_lazy(jj_parser *p, const jj_kernels *k, const uint8_t *
     return 1;
 }
 
-/* Stage 2, plain or lazy (the kernel set's stage2 or stage2_lazy), over index entries
- * [first, first + count) as one document ending at region_end, which starts at
- * doc_start. JJ_ERR_NOMEM when the buffers could not grow; else the stage's verdict (a
- * lazy one's error is for the caller to ask the plain stage 2 about). */
-static jj_error jj_many_stage2(jj_parser *p, int lazy, size_t first, size_t count, const uint8_t *buf,
-                               size_t doc_start, size_t region_end) {
+/* many_internal.h: stage 2 over one document's index entries. */
+jj_error jj_many_stage2(jj_parser *p, int lazy, size_t first, size_t count, const uint8_t *buf,
+                        size_t doc_start, size_t region_end) {
     const jj_kernels *k = jj_kernels_active();
     if (!jj_buffer_reserve((void **)&p->tape, &p->tape_cap, 2 * count + 2, sizeof *p->tape) ||
         /* the lazy walk keeps two words per open container */
@@ -293,8 +291,8 @@ static jj_error jj_many_stage2(jj_parser *p, int lazy, size_t first, size_t coun
     return err;
 }
 
-/* Where a document ending at region_end ends: before the whitespace that follows it. */
-static size_t jj_doc_end(const uint8_t *buf, size_t doc_start, size_t region_end) {
+/* many_internal.h */
+size_t jj_doc_end(const uint8_t *buf, size_t doc_start, size_t region_end) {
     size_t end = region_end;
     while (end > doc_start + 1 && jj_is_space(buf[end - 1])) end--;
     return end;
@@ -307,6 +305,7 @@ jj_error jj_many_start(jj_many *m, jj_parser *p, const uint8_t *buf, size_t len,
     m->len = len;
     m->flags = flags;
     m->next = 0;
+    m->doc_first = 0;
     m->scanned = len;
     m->pending = JJ_OK;
     m->pending_at = len;
@@ -363,6 +362,7 @@ jj_error jj_many_next(jj_many *m, size_t *doc_start, size_t *doc_end) {
     int lazy = (m->flags & JJ_MANY_LAZY) != 0;
     uint32_t pos_mask = lazy ? JJ_LAZY_POS : UINT32_MAX; /* the lazy index flags escaped strings */
     size_t n = p->index_len, first = m->next, e = first, depth = 0;
+    m->doc_first = first;
     *doc_start = *doc_end = first < n ? index[first] & pos_mask : m->scanned;
     if (first >= n) {
         if (m->pending == JJ_OK) return jj_fail(p, JJ_ERR_EMPTY, m->len);

@@ -409,7 +409,11 @@ static PyObject *jj_next_document(jj_many_iter *it) {
             }
         }
         size_t s, e;
-        jj_error err = it->ahead ? jj_threads_next(it, &s, &e) : jj_many_next(&it->many, &s, &e);
+        jj_error err;
+        bool whole = true;
+        if (it->ahead) err = jj_threads_next(it, &s, &e);
+        else if (it->fields_plan) err = jj_many_next_fields(&it->many, it->fields_plan, it->field_spans, &s, &e, &whole);
+        else err = jj_many_next(&it->many, &s, &e);
         if (err == JJ_ERR_EMPTY) {
             jj_restart_at(it, it->window + it->window_len);
             continue;
@@ -423,6 +427,27 @@ static PyObject *jj_next_document(jj_many_iter *it) {
             it->want_next = want;
             if (jj_need_bytes(it, from, s == 0 ? it->window_len + 1 : 1) <= 0) return NULL;
             continue;
+        }
+        if (it->ahead && it->fields_plan && err != JJ_OK && err != JJ_ERR_EMPTY && err != JJ_ERR_INCOMPLETE &&
+            err != JJ_ERR_NOMEM) {
+            /* the window ahead was parsed whole, unreached values and all: this document is
+             * read here, skimmed, from its start (a window jj_threads_open does not plan
+             * leaves it to this thread) */
+            jj_restart_at(it, it->window + s);
+            it->want_next = it->batch + 1;
+            continue;
+        }
+        int reparsed = 0;
+        if (!whole && err == JJ_OK) { /* the line rule below reads the span: check it first */
+            size_t doc_end = it->window + e;
+            int line_may_go_on = it->format == JJ_FMT_LINES && it->streamed && !it->eof &&
+                                 !memchr(it->buf + doc_end, '\n', it->len - doc_end);
+            if (!line_may_go_on) {
+                it->cur_input = it->buf + it->window;
+                it->cur_len = doc_end - it->window; /* a number at its end must end there */
+                reparsed = jj_many_skim_fields(it, &err, &s, &e);
+                if (reparsed < 0) return NULL;
+            }
         }
         size_t start = it->window + s, end = it->window + e;
         if (it->format == JJ_FMT_LINES && it->streamed && !it->eof &&
@@ -439,7 +464,7 @@ static PyObject *jj_next_document(jj_many_iter *it) {
         it->cur_len = it->window_len;
         it->cur_lazy = 0;
         if (it->ahead && !it->spans && err == JJ_OK) it->cur = it->ahead_view;
-        int window_lazy = !it->ahead && (it->many.flags & JJ_MANY_LAZY);
+        int window_lazy = !it->ahead && !reparsed && (it->many.flags & JJ_MANY_LAZY);
         if (window_lazy && err == JJ_OK) { /* jj_many_next made its lazy tape */
             it->cur_lazy = 1;
             it->cur_len = end - it->window; /* a number at its end must end there: 1"a" is two */
@@ -480,6 +505,7 @@ static PyObject *jj_next_document(jj_many_iter *it) {
         } else {
             value = jj_refused_document(it, err, start, end);
         }
+        Py_CLEAR(it->skim_value); /* not given (a line that holds more) */
         if (value) {
             it->separated = 0;
             if (it->count < 2) it->count++;
@@ -588,6 +614,9 @@ static void jj_many_dealloc(PyObject *self) {
     Py_CLEAR(it->cur_owner);
     Py_CLEAR(it->failure);
     Py_CLEAR(it->typed_plan);
+    Py_CLEAR(it->skim_value);
+    jj_fields_plan_delete(it->fields_plan);
+    PyMem_Free(it->field_spans);
     free(it->copy);
     jj_parser_delete(it->parser);
     jj_parser_delete(it->doc_parser);
@@ -621,6 +650,31 @@ int jj_many_add_type(PyObject *module, jj_state *st) {
     return st->many_type ? 0 : -1;
 }
 
+/* The skim plan of the fields, when they allow one (jj_fields_plan_new): 0, or -1. */
+static int jj_plan_fields(jj_many_iter *it) {
+    if (it->format != JJ_FMT_WHITESPACE && it->format != JJ_FMT_LINES) return 0; /* these read whole documents */
+    Py_ssize_t n = PyTuple_GET_SIZE(it->fields);
+    const char **ptrs = PyMem_Calloc((size_t)n + 1, sizeof *ptrs);
+    size_t *lens = PyMem_Calloc((size_t)n + 1, sizeof *lens);
+    it->field_spans = PyMem_Calloc((size_t)n + 1, sizeof *it->field_spans);
+    if (ptrs && lens && it->field_spans) {
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *b = PyTuple_GET_ITEM(it->fields, i);
+            ptrs[i] = PyBytes_AS_STRING(b);
+            lens[i] = (size_t)PyBytes_GET_SIZE(b);
+        }
+        it->fields_plan = jj_fields_plan_new(ptrs, lens, (size_t)n);
+    }
+    PyMem_Free(ptrs);
+    PyMem_Free(lens);
+    if (!it->fields_plan) return PyErr_NoMemory(), -1;
+    if (!it->fields_plan->skimmable) { /* read whole documents, as before */
+        jj_fields_plan_delete(it->fields_plan);
+        it->fields_plan = NULL;
+    }
+    return 0;
+}
+
 /* fields= as a tuple of pointers in bytes, each checked. */
 static int jj_take_fields(jj_many_iter *it, PyObject *fields) {
     it->single = PyUnicode_Check(fields);
@@ -645,7 +699,8 @@ static int jj_take_fields(jj_many_iter *it, PyObject *fields) {
         }
     }
     Py_DECREF(list);
-    return PyErr_Occurred() ? -1 : 0;
+    if (PyErr_Occurred()) return -1;
+    return jj_plan_fields(it);
 }
 
 /* _many(data, format, lazy, fields, default, batch_size[, workers]): the iterator; the

@@ -12,6 +12,7 @@
 
 #include "state.h"
 
+#include "jetjson_paths.h"
 #include "jetjson_pool.h"
 
 /* How documents are separated (the format= keyword). */
@@ -97,6 +98,11 @@ typedef struct jj_many_iter {
     PyObject *fields;        /* tuple of the pointers as bytes, or NULL */
     int single;              /* fields was one pointer: the value itself, not a tuple */
     PyObject *default_value;
+    /* whitespace and lines: documents skimmed for the fields (jj_many_next_fields), NULL
+     * when the pointers do not allow it; the values found for the document in hand */
+    jj_fields_plan *fields_plan;
+    jj_field_span *field_spans;
+    PyObject *skim_value;
     /* type= (typed/typed_stream.c): each document built as this compiled type (a
      * capsule; the windows then give spans, each parsed lazily), errors naming the
      * document's number */
@@ -121,6 +127,12 @@ int jj_many_raise(jj_many_iter *it, size_t start, const jj_json_verdict *v);
  * whole input), or 0 when they decode after all (lone surrogates written with
  * 'surrogatepass'), for json to judge. */
 int jj_many_check_utf8(jj_many_iter *it, size_t start, size_t end);
+
+/* The fields of a document jj_many_next_fields skimmed (it->cur_input holds it), into
+ * it->skim_value for jj_many_value to give: 0. When a value found is one the engine
+ * refuses or leaves to json, the document is read again the whole way instead: 1 with
+ * *err, *start, *end jj_many_reparse's (a plain tape). -1 with an exception. */
+int jj_many_skim_fields(jj_many_iter *it, jj_error *err, size_t *start, size_t *end);
 
 /* many.c: the bytes of the window the iterator opens at buf[pos] when it wants `want`. */
 size_t jj_many_window_size(const jj_many_iter *it, size_t pos, size_t want);

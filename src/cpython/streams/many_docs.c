@@ -74,6 +74,57 @@ static PyObject *jj_fields_of(jj_many_iter *it, jj_parser *p, const uint8_t *inp
     return out;
 }
 
+/* ---- fields= on a skimmed document ---- */
+
+/* The value of one span found by the skim: a new reference; NULL with an exception;
+ * or NULL without one when the whole document must be read instead (the engine refuses
+ * the value, or leaves it to json: too deep, an int past the digits limit). */
+static PyObject *jj_skimmed_field(jj_many_iter *it, const jj_field_span *span) {
+    if (!span->count) return Py_NewRef(it->default_value);
+    jj_error err = jj_many_field_parse(&it->many, span);
+    if (err == JJ_ERR_NOMEM) return PyErr_NoMemory();
+    if (err != JJ_OK) return NULL;
+    const jj_doc *doc = jj_parser_result(it->parser);
+    int room = jj_depth_check(doc);
+    if (room <= 0) {
+        PyErr_Clear(); /* the whole document's depth decides which error */
+        return NULL;
+    }
+    PyObject *v = jj_build_value_at(it->st, doc, it->cur_input, 0);
+    if (!v && !PyErr_ExceptionMatches(PyExc_MemoryError)) PyErr_Clear(); /* json decides */
+    return v;
+}
+
+int jj_many_skim_fields(jj_many_iter *it, jj_error *err, size_t *start, size_t *end) {
+    Py_ssize_t n = PyTuple_GET_SIZE(it->fields);
+    PyObject *out = it->single ? NULL : PyTuple_New(n);
+    if (!it->single && !out) return -1;
+    int gc_was_enabled = PyGC_Disable();
+    PyObject *v = NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        v = jj_skimmed_field(it, &it->field_spans[i]);
+        if (!v) break;
+        if (out) PyTuple_SET_ITEM(out, i, v);
+    }
+    if (gc_was_enabled) PyGC_Enable();
+    if (!v) {
+        Py_XDECREF(out);
+        if (PyErr_Occurred()) return -1;
+        *err = jj_many_reparse(&it->many, start, end);
+        return 1;
+    }
+    if (out && PyObject_GC_IsTracked(out)) { /* as the collector would, without it walking there */
+        int holds_container = 0;
+        for (Py_ssize_t i = 0; i < n && !holds_container; i++) {
+            PyObject *item = PyTuple_GET_ITEM(out, i);
+            holds_container = PyObject_IS_GC(item) && PyObject_GC_IsTracked(item);
+        }
+        if (!holds_container) PyObject_GC_UnTrack(out);
+    }
+    it->skim_value = out ? out : v;
+    return 0;
+}
+
 /* ---- values ---- */
 
 PyObject *jj_many_json_value(jj_many_iter *it, size_t start, size_t end) {
@@ -96,6 +147,11 @@ static PyObject *jj_input_owner(jj_many_iter *it) {
 
 PyObject *jj_many_value(jj_many_iter *it, jj_parser *p, const uint8_t *input, size_t input_len, size_t start,
                         size_t end, int lazy_tape) {
+    if (it->skim_value) { /* jj_many_skim_fields built it */
+        PyObject *picked = it->skim_value;
+        it->skim_value = NULL;
+        return picked;
+    }
     if (it->typed_plan) return jj_typed_stream_document(it, p, input, input_len, lazy_tape);
     const jj_doc *doc = jj_parser_result(p);
     jj_type root = jj_tape_type(doc->tape[0]);
