@@ -77,16 +77,20 @@ static inline void jj_classify(const uint8_t *block, jj_block_masks *m) {
 #define JJ_KERNEL_FLATTEN 1
 static inline uint32_t *jj_flatten(uint32_t *out, uint32_t base, uint64_t bits) {
     if (!bits) return out;
+    /* the bytes read back from memory: one load each, where taking them from the
+     * register cost a copy, a shift and a zero extension */
+    uint8_t bytes[8];
+    memcpy(bytes, &bits, sizeof bytes);
+    __asm__("" : "+m"(bytes));
     __m256i at = _mm256_set1_epi32((int)base);
     const __m256i eight = _mm256_set1_epi32(8);
 #pragma GCC unroll 8
     for (int k = 0; k < 8; k++) {
-        unsigned byte = (unsigned)bits & 0xffu;
+        unsigned byte = bytes[k];
         __m128i positions = _mm_loadl_epi64((const __m128i *)(const void *)jj_compact_table[byte]);
         _mm256_storeu_si256((__m256i *)(void *)out, _mm256_add_epi32(_mm256_cvtepu8_epi32(positions), at));
         out += __builtin_popcount(byte);
         at = jj_opaque(_mm256_add_epi32(at, eight)); /* else gcc rebuilds base + 8k */
-        bits >>= 8;
     }
     return out;
 }
