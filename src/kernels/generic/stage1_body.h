@@ -171,10 +171,10 @@ typedef struct jj_stage1_state {
     uint64_t scalar_carry;  /* the last byte of the previous block was in a token */
     size_t utf8_done;       /* input validated up to here */
     uint64_t bad_control;   /* lazy: control bytes inside strings, of every block */
-    /* A block's entries are written during the next block: the flatten's branches then
-     * depend on values long known, so a mispredicted one costs little. */
+    /* A block's entries are written during the next block (so at base - 64): the
+     * flatten's branches then depend on values long known, so a mispredicted one costs
+     * little. */
     uint64_t pending;
-    uint32_t pending_base;
 } jj_stage1_state;
 
 /* One block (`block`, the input at `base`, or the padded copy of the last bytes).
@@ -187,7 +187,7 @@ static inline __attribute__((always_inline)) int jj_stage1_block(
 #endif
 ) {
     const int check_strings = mode != JJ_STAGE1_PLAIN;
-    st->w = jj_flatten(st->w, st->pending_base, st->pending);
+    st->w = jj_flatten(st->w, (uint32_t)base - 64u, st->pending);
     jj_block_masks m;
 #if defined(JJ_CLASSIFY_CONSTS)
     jj_classify_with(consts, block, &m);
@@ -225,13 +225,12 @@ static inline __attribute__((always_inline)) int jj_stage1_block(
     uint64_t opening_quotes = quotes & strings;
     st->pending = op | opening_quotes | token_start;
     if (mode == JJ_STAGE1_LINES) st->pending |= jj_newlines(block, m.control & m.space & outside);
-    st->pending_base = (uint32_t)base;
     if (check_strings) {
         /* the offset of a failure is no matter (the caller asks the plain path for
          * it), so control bytes are only gathered here, and looked at once at the end */
         st->bad_control |= m.control & strings;
         if (has_escapes && mode == JJ_STAGE1_LAZY) {
-            st->w = jj_flatten(st->w, st->pending_base, st->pending); /* it looks back at these entries */
+            st->w = jj_flatten(st->w, (uint32_t)base, st->pending); /* it looks back at these entries */
             st->pending = 0;
             if (!jj_lazy_backslashes(buf, len, base, block, escaped & strings, m.backslash & strings, out, st->w)) {
                 *err = JJ_ERR_ESCAPE;
@@ -281,7 +280,8 @@ static inline __attribute__((always_inline)) size_t jj_stage1_body(
     if (len > full &&
         !jj_stage1_block(&st, buf, len, out, tail, full, err, err_off, mode JJ_STAGE1_CONSTS_ARG))
         return 0;
-    uint32_t *w = jj_flatten(st.w, st.pending_base, st.pending);
+    const size_t last_base = len > full ? full : full - 64; /* the last block's */
+    uint32_t *w = jj_flatten(st.w, (uint32_t)last_base, st.pending);
     if (st.bad_control) {
         *err = JJ_ERR_CONTROL_CHAR;
         *err_off = len;
