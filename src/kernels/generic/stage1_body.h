@@ -229,7 +229,9 @@ static inline __attribute__((always_inline)) int jj_stage1_block(
         /* the offset of a failure is no matter (the caller asks the plain path for
          * it), so control bytes are only gathered here, and looked at once at the end */
         st->bad_control |= m.control & strings;
-        if (has_escapes && mode == JJ_STAGE1_LAZY) {
+        /* tested on the masks themselves, not on has_escapes: that flag would stay live
+         * (on the stack) through the block. Escapes outside strings are no matter here. */
+        if (mode == JJ_STAGE1_LAZY && ((escaped | m.backslash) & strings)) {
             st->w = jj_flatten(st->w, (uint32_t)base, st->pending); /* it looks back at these entries */
             st->pending = 0;
             if (!jj_lazy_backslashes(buf, len, base, block, escaped & strings, m.backslash & strings, out, st->w)) {
@@ -237,7 +239,8 @@ static inline __attribute__((always_inline)) int jj_stage1_block(
                 *err_off = base;
                 return 0;
             }
-        } else if (has_escapes && !jj_checked_escapes(buf, len, base, block, escaped & strings)) {
+        } else if (mode != JJ_STAGE1_LAZY && (escaped & strings) &&
+                   !jj_checked_escapes(buf, len, base, block, escaped & strings)) {
             *err = JJ_ERR_ESCAPE;
             *err_off = base;
             return 0;
