@@ -160,27 +160,113 @@ static __attribute__((noinline)) int jj_checked_escapes(const uint8_t *buf, size
     return jj_escapes_ok(buf, len, base, block, escaped_inside);
 }
 
-/* What stage 1 adds for its three uses (`mode`, a constant: JJ_STAGE1_*). */
-static inline __attribute__((always_inline)) size_t jj_stage1_body(
-    const uint8_t *buf, size_t len, uint32_t *out, jj_error *err, size_t *err_off, const int mode) {
-    const int check_strings = mode != JJ_STAGE1_PLAIN;
-    uint32_t *w = out;
+/* What stage 1 carries from one block to the next. */
+typedef struct jj_stage1_state {
 #if defined(JJ_VEC_BYTES)
     jj_utf8_state utf8;
-    jj_utf8_init(&utf8);
 #endif
-    uint64_t escape_carry = 0;   /* byte 0 of this block is escaped */
-    uint64_t in_string = 0;      /* all ones when the block starts inside a string */
-    uint64_t scalar_carry = 0;   /* the last byte of the previous block was in a token */
-    size_t utf8_done = 0;        /* input validated up to here */
-    uint64_t bad_control = 0;    /* lazy: control bytes inside strings, of every block */
-    /* A block's entries are written during the next block: the flatten's branches then
-     * depend on values long known, so a mispredicted one costs little. */
-    uint64_t pending = 0;
-    uint32_t pending_base = 0;
-    /* The last, partial block is read from a copy padded with spaces, made before the
-     * loop: a call inside it would cost the vector registers (the constants of the
-     * classification, the UTF-8 state) at every block. */
+    uint32_t *w;            /* the next entry to write */
+    uint64_t escape_carry;  /* byte 0 of this block is escaped */
+    uint64_t in_string;     /* all ones when the block starts inside a string */
+    uint64_t scalar_carry;  /* the last byte of the previous block was in a token */
+    size_t utf8_done;       /* input validated up to here */
+    uint64_t bad_control;   /* lazy: control bytes inside strings, of every block */
+    /* A block's entries are written during the next block (so at base - 64): the
+     * flatten's branches then depend on values long known, so a mispredicted one costs
+     * little. */
+    uint64_t pending;
+} jj_stage1_state;
+
+/* One block (`block`, the input at `base`, or the padded copy of the last bytes).
+ * Returns 0 on an error it sets. */
+static inline __attribute__((always_inline)) int jj_stage1_block(
+    jj_stage1_state *st, const uint8_t *buf, size_t len, uint32_t *out, const uint8_t *block, size_t base,
+    jj_error *err, size_t *err_off, const int mode
+#if defined(JJ_CLASSIFY_CONSTS)
+    , const jj_classify_consts *consts
+#endif
+) {
+    const int check_strings = mode != JJ_STAGE1_PLAIN;
+    st->w = jj_flatten(st->w, (uint32_t)base - 64u, st->pending);
+    jj_block_masks m;
+#if defined(JJ_CLASSIFY_CONSTS)
+    jj_classify_with(consts, block, &m);
+#else
+    jj_classify(block, &m);
+#endif
+
+#if defined(JJ_VEC_BYTES)
+    jj_utf8_check_block(&st->utf8, block, m.high);
+#else
+    if (m.high && base + 64 > st->utf8_done) {
+        size_t first = base + (size_t)jj_ctz64(m.high);
+        size_t from = first > st->utf8_done ? first : st->utf8_done;
+        size_t stop = base + (len - base < 64 ? len - base : 64);
+        size_t done = jj_utf8_validate_span(buf, len, from, stop, err_off);
+        if (done == (size_t)-1) {
+            *err = JJ_ERR_UTF8;
+            return 0;
+        }
+        st->utf8_done = done;
+    }
+#endif
+
+    const uint64_t has_escapes = m.backslash | st->escape_carry;
+    uint64_t escaped = has_escapes ? jj_escaped_bytes(m.backslash, &st->escape_carry) : 0;
+    uint64_t quotes = m.quote & ~escaped;
+    uint64_t strings = jj_prefix_xor(quotes) ^ st->in_string; /* opening quote in, closing out */
+    st->in_string = (uint64_t)((int64_t)strings >> 63);
+
+    uint64_t outside = ~strings;
+    uint64_t op = m.op & outside;
+    uint64_t scalar = ~(m.op | m.space | m.quote) & outside;
+    uint64_t token_start = scalar & ~((scalar << 1) | st->scalar_carry);
+    st->scalar_carry = scalar >> 63;
+    uint64_t opening_quotes = quotes & strings;
+    st->pending = op | opening_quotes | token_start;
+    if (mode == JJ_STAGE1_LINES) st->pending |= jj_newlines(block, m.control & m.space & outside);
+    if (check_strings) {
+        /* the offset of a failure is no matter (the caller asks the plain path for
+         * it), so control bytes are only gathered here, and looked at once at the end */
+        st->bad_control |= m.control & strings;
+        /* tested on the masks themselves, not on has_escapes: that flag would stay live
+         * (on the stack) through the block. Escapes outside strings are no matter here. */
+        if (mode == JJ_STAGE1_LAZY && ((escaped | m.backslash) & strings)) {
+            st->w = jj_flatten(st->w, (uint32_t)base, st->pending); /* it looks back at these entries */
+            st->pending = 0;
+            if (!jj_lazy_backslashes(buf, len, base, block, escaped & strings, m.backslash & strings, out, st->w)) {
+                *err = JJ_ERR_ESCAPE;
+                *err_off = base;
+                return 0;
+            }
+        } else if (mode != JJ_STAGE1_LAZY && (escaped & strings) &&
+                   !jj_checked_escapes(buf, len, base, block, escaped & strings)) {
+            *err = JJ_ERR_ESCAPE;
+            *err_off = base;
+            return 0;
+        }
+    }
+    return 1;
+}
+
+#if defined(JJ_CLASSIFY_CONSTS)
+#define JJ_STAGE1_CONSTS_ARG , &consts
+#else
+#define JJ_STAGE1_CONSTS_ARG
+#endif
+
+/* What stage 1 adds for its three uses (`mode`, a constant: JJ_STAGE1_*). The full
+ * blocks are read in place, in a loop of their own (no choice of the block's address at
+ * every block); the last, partial block from a copy padded with spaces, made before the
+ * loop: a call inside it would cost the vector registers (the constants of the
+ * classification, the UTF-8 state) at every block. */
+static inline __attribute__((always_inline)) size_t jj_stage1_body(
+    const uint8_t *buf, size_t len, uint32_t *out, jj_error *err, size_t *err_off, const int mode) {
+    jj_stage1_state st = {0};
+#if defined(JJ_VEC_BYTES)
+    jj_utf8_init(&st.utf8);
+#endif
+    st.w = out;
     const size_t full = len & ~(size_t)63;
     uint8_t tail[64];
     memset(tail, ' ', sizeof tail);
@@ -190,82 +276,29 @@ static inline __attribute__((always_inline)) size_t jj_stage1_body(
     const jj_classify_consts consts = jj_classify_consts_make(1);
 #endif
 
-    for (size_t base = 0; base < len; base += 64) {
-        const uint8_t *block = base < full ? buf + base : tail;
-        w = jj_flatten(w, pending_base, pending);
-        jj_block_masks m;
-#if defined(JJ_CLASSIFY_CONSTS)
-        jj_classify_with(&consts, block, &m);
-#else
-        jj_classify(block, &m);
-#endif
-
-#if defined(JJ_VEC_BYTES)
-        (void)utf8_done;
-        jj_utf8_check_block(&utf8, block, m.high);
-#else
-        if (m.high && base + 64 > utf8_done) {
-            size_t first = base + (size_t)jj_ctz64(m.high);
-            size_t from = first > utf8_done ? first : utf8_done;
-            size_t stop = base + (len - base < 64 ? len - base : 64);
-            size_t done = jj_utf8_validate_span(buf, len, from, stop, err_off);
-            if (done == (size_t)-1) {
-                *err = JJ_ERR_UTF8;
-                return 0;
-            }
-            utf8_done = done;
-        }
-#endif
-
-        const uint64_t has_escapes = m.backslash | escape_carry;
-        uint64_t escaped = has_escapes ? jj_escaped_bytes(m.backslash, &escape_carry) : 0;
-        uint64_t quotes = m.quote & ~escaped;
-        uint64_t strings = jj_prefix_xor(quotes) ^ in_string; /* opening quote in, closing out */
-        in_string = (uint64_t)((int64_t)strings >> 63);
-
-        uint64_t outside = ~strings;
-        uint64_t op = m.op & outside;
-        uint64_t scalar = ~(m.op | m.space | m.quote) & outside;
-        uint64_t token_start = scalar & ~((scalar << 1) | scalar_carry);
-        scalar_carry = scalar >> 63;
-        uint64_t opening_quotes = quotes & strings;
-        pending = op | opening_quotes | token_start;
-        if (mode == JJ_STAGE1_LINES) pending |= jj_newlines(block, m.control & m.space & outside);
-        pending_base = (uint32_t)base;
-        if (check_strings) {
-            /* the offset of a failure is no matter (the caller asks the plain path for
-             * it), so control bytes are only gathered here, and looked at once at the end */
-            bad_control |= m.control & strings;
-            if (has_escapes && mode == JJ_STAGE1_LAZY) {
-                w = jj_flatten(w, pending_base, pending); /* it looks back at these entries */
-                pending = 0;
-                if (!jj_lazy_backslashes(buf, len, base, block, escaped & strings, m.backslash & strings, out, w)) {
-                    *err = JJ_ERR_ESCAPE;
-                    *err_off = base;
-                    return 0;
-                }
-            } else if (has_escapes && !jj_checked_escapes(buf, len, base, block, escaped & strings)) {
-                *err = JJ_ERR_ESCAPE;
-                *err_off = base;
-                return 0;
-            }
-        }
+    for (size_t base = 0; base < full; base += 64) {
+        if (!jj_stage1_block(&st, buf, len, out, buf + base, base, err, err_off, mode JJ_STAGE1_CONSTS_ARG))
+            return 0;
     }
-    w = jj_flatten(w, pending_base, pending);
-    if (bad_control) {
+    if (len > full &&
+        !jj_stage1_block(&st, buf, len, out, tail, full, err, err_off, mode JJ_STAGE1_CONSTS_ARG))
+        return 0;
+    const size_t last_base = len > full ? full : full - 64; /* the last block's */
+    uint32_t *w = jj_flatten(st.w, (uint32_t)last_base, st.pending);
+    if (st.bad_control) {
         *err = JJ_ERR_CONTROL_CHAR;
         *err_off = len;
         return 0;
     }
 #if defined(JJ_VEC_BYTES)
-    if (jj_utf8_failed(&utf8)) {
+    if (jj_utf8_failed(&st.utf8)) {
         /* find the exact offset the slow way; this is the error path */
         if (jj_utf8_validate_span(buf, len, 0, len, err_off) != (size_t)-1) *err_off = len;
         *err = JJ_ERR_UTF8;
         return 0;
     }
 #endif
-    if (in_string) {
+    if (st.in_string) {
         *err = JJ_ERR_UNCLOSED_STRING;
         *err_off = len;
         return 0;
@@ -273,6 +306,7 @@ static inline __attribute__((always_inline)) size_t jj_stage1_body(
     *err = JJ_OK;
     return (size_t)(w - out);
 }
+#undef JJ_STAGE1_CONSTS_ARG
 
 /* The four stage 1 entries of the kernel set, one mode each (a constant: each compiles
  * to a stage 1 of its own). */
