@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 
 #include "arrow_build_internal.h"
+#include "jetjson_number.h"
 
 /* ---- buffers ---- */
 
@@ -472,6 +473,17 @@ static inline size_t append_plain(ab_walk *w, ab_col *c, size_t v, jj_arrow_stat
     jj_type type = jj_tape_type(w0);
     if (type == JJ_RAW_NUMBER && (c->kind == AB_INT || c->kind == AB_DOUBLE)) {
         size_t room = w->number_room > w->input_len ? w->number_room : w->input_len;
+        size_t at = (size_t)jj_tape_payload(w0);
+        jj_number num; /* the common numbers straight into the column, no tape round trip */
+        if (jj_number_token_fast(w->input + at, (size_t)w->tape[v + 1], room - at, &num)) {
+            if (num.kind == JJ_NUM_INT64) {
+                if (c->kind == AB_INT) return *s = col_push8(c, &num.v.i), v + 2;
+                num.v.d = (double)num.v.i;
+            } else if (c->kind != AB_DOUBLE) {
+                return 0; /* a fraction in an integer column: append_value decides */
+            }
+            return *s = col_push8(c, &num.v.d), v + 2;
+        }
         if (jj_lazy_finish(w->lazy, w->input, room, v) != JJ_OK) return *s = JJ_ARROW_NOMEM, v + 2;
         w0 = w->tape[v];
         type = jj_tape_type(w0);
