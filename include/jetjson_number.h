@@ -76,9 +76,41 @@ static inline uint32_t jj_token_digit_mask(const uint8_t *t, unsigned n) {
 /* m followed by the n digits at s: m * 10^n + their value (n and m's digits <= 19 in
  * all), 8 bytes a load: reads up to 8 bytes past s + n. */
 static inline uint64_t jj_token_digits_value(const uint8_t *s, unsigned n, uint64_t m) {
+    if (n <= 8) return m * jj_fast_pow10_int[n] + jj_fast_digits_value(jj_fast_load64(s), n);
     for (; n >= 8; n -= 8, s += 8) m = m * UINT64_C(100000000) + jj_fast_digits_value(jj_fast_load64(s), 8);
     if (n) m = m * jj_fast_pow10_int[n] + jj_fast_digits_value(jj_fast_load64(s), n);
     return m;
+}
+
+/* Bytes of v that are not digits ('0'..'9'), among its first n (1..8): nonzero when
+ * there is one (see jj_fast_digit_count). */
+static inline uint64_t jj_fast_non_digits(uint64_t v, unsigned n) {
+    const uint64_t hi = UINT64_C(0xf0f0f0f0f0f0f0f0), threes = UINT64_C(0x3030303030303030);
+    uint64_t bad = ((v & hi) ^ threes) | (((v + UINT64_C(0x0606060606060606)) & hi) ^ threes);
+    return bad & (~UINT64_C(0) >> (64 - 8 * n));
+}
+
+/* For a column of integers: a token of up to 16 digits after its sign that is an
+ * integer into *out (1), a word or two at a time; 0 for anything else (a fraction, an
+ * exponent, more digits: jj_number_token_fast or jj_lazy_finish then). The same
+ * checks and room as jj_number_token_fast. */
+static inline int jj_int_token_fast(const uint8_t *p, size_t len, size_t room, int64_t *out) {
+    if (len == 0 || len > 17 || room < len + 16) return 0;
+    int neg = *p == '-';
+    const uint8_t *t = p + neg;
+    unsigned n = (unsigned)len - (unsigned)neg;
+    if (n == 0 || n > 16 || (n > 1 && t[0] == '0')) return 0;
+    uint64_t lo = jj_fast_load64(t), m;
+    if (n <= 8) {
+        if (jj_fast_non_digits(lo, n)) return 0;
+        m = jj_fast_digits_value(lo, n);
+    } else {
+        uint64_t hi = jj_fast_load64(t + 8);
+        if (jj_fast_non_digits(lo, 8) | jj_fast_non_digits(hi, n - 8)) return 0;
+        m = jj_fast_digits_value(lo, 8) * jj_fast_pow10_int[n - 8] + jj_fast_digits_value(hi, n - 8);
+    }
+    *out = neg ? -(int64_t)m : (int64_t)m;
+    return 1;
 }
 
 /* The common numbers among tokens already checked against the grammar of

@@ -158,3 +158,19 @@ def test_ints_become_doubles():
     texts = ["1", "-2", "123456789012345678", "0.5", "7", "1e2"]
     got = assert_same(lines("n", texts))
     assert got.schema.field("n").type == pa.float64()
+
+
+@pytest.mark.parametrize("texts", [["-0", "0.5"], ["0.5", "-0"], ["-0", "1", "-0.0", "2"], ["-0", "-0"], ["0", "-0", "7"]])
+@pytest.mark.parametrize("schema", [None, "float64", "int64"])
+def test_negative_zero_integer(texts, schema):
+    """"-0" is 0 in an int64 column and -0.0 in a double one, also when the column turns
+    double after it (pyarrow reads it as -0.0 then)."""
+    assert_same(lines("z", texts), None if schema is None else pa.schema([("z", getattr(pa, schema)())]))
+
+
+def test_negative_zero_across_windows_and_threads():
+    rows = [b'{"a":-0}' if i % 7 == 0 else b'{"a":%d}' % i for i in range(300_000)] + [b'{"a":0.5}']
+    data = b"\n".join(rows) + b"\n"
+    exp = exact(pyarrow_table(data).column("a"))
+    for threads in (1, 2):
+        assert exact(pa.table(jetjson.loads_arrow(data, threads=threads)).column("a")) == exp

@@ -47,6 +47,8 @@ typedef struct ab_col {
     ab_buf data;    /* bool bits, 8-byte values, or string bytes */
     ab_buf offsets; /* int32 offsets of strings and lists */
     ab_buf ts_values; /* ts_maybe: the strings read as seconds so far (8 bytes a row) */
+    ab_buf neg_zeros; /* inferred int64: the rows read from "-0" (8 bytes each), -0.0 if
+                       * the column turns double, as pyarrow reads them */
     struct ab_col **kids;
     size_t n_kids, kids_cap;
     uint32_t *slots; /* structs of many fields: a hash table of their indexes */

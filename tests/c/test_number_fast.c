@@ -142,7 +142,7 @@ static void test_followers(unsigned rounds) {
     jj_parser_free(&p);
 }
 
-/* jj_number_token_fast (jetjson_number.h) on generated texts, valid or not, each in a
+/* jj_number_token_fast and jj_int_token_fast (jetjson_number.h) on generated texts, valid or not, each in a
  * buffer of exactly `room` bytes (a sanitizer build sees any read past it): whatever it
  * takes must be a number jj_parse_number takes whole, with the same kind and bits; and
  * it must take the integers of up to 18 digits and the fractions of up to 15. */
@@ -160,10 +160,19 @@ static void test_token_fast(unsigned rounds) {
         }
         memcpy(buf, text, len);
         for (size_t i = len; i < room; i++) buf[i] = below(3) ? (uint8_t)"0123456789.,]} e"[below(16)] : (uint8_t)rnd();
-        jj_number got, want;
+        jj_number got = {0}, want;
         int ok = jj_number_token_fast(buf, len, room, &got);
         const uint8_t *end = jj_parse_number((const uint8_t *)text, (const uint8_t *)text + len, &want);
         int whole = end == (const uint8_t *)text + len;
+        int64_t i;
+        if (jj_int_token_fast(buf, len, room, &i)) {
+            CHECK(whole && want.kind == JJ_NUM_INT64 && want.v.i == i, "int token %.*s: %lld", (int)len, text,
+                  (long long)i);
+        } else {
+            size_t digits = len - (text[0] == '-');
+            CHECK(!(whole && want.kind == JJ_NUM_INT64 && digits <= 16 && room >= len + 16), "int token %.*s not taken",
+                  (int)len, text);
+        }
         if (ok) {
             taken++;
             CHECK(whole && got.kind == want.kind, "token %.*s taken, kind %d", (int)len, text, (int)got.kind);
