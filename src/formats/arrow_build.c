@@ -495,11 +495,12 @@ static inline size_t append_plain(ab_walk *w, ab_col *c, size_t v, jj_arrow_stat
         jj_number num; /* the common numbers straight into the column, no tape round trip */
         const uint8_t *text = w->input + at;
         size_t text_len = (size_t)w->tape[v + 1];
-        if (is_negative_zero(text, text_len)) return 0; /* append_value: -0.0 or a note */
+        /* (a 0 from "-0" goes to append_value: -0.0, or a note of its row) */
         if (c->kind == AB_INT && jj_int_token_fast(text, text_len, room - at, &num.v.i))
-            return *s = col_push8(c, &num.v.i), v + 2;
+            return num.v.i == 0 && is_negative_zero(text, text_len) ? 0 : (*s = col_push8(c, &num.v.i), v + 2);
         if (jj_number_token_fast(text, text_len, room - at, &num)) {
             if (num.kind == JJ_NUM_INT64) {
+                if (num.v.i == 0 && is_negative_zero(text, text_len)) return 0;
                 if (c->kind == AB_INT) return *s = col_push8(c, &num.v.i), v + 2;
                 num.v.d = (double)num.v.i;
             } else if (c->kind != AB_DOUBLE) {
@@ -507,6 +508,7 @@ static inline size_t append_plain(ab_walk *w, ab_col *c, size_t v, jj_arrow_stat
             }
             return *s = col_push8(c, &num.v.d), v + 2;
         }
+        if (is_negative_zero(text, text_len)) return 0;
         if (jj_lazy_finish(w->lazy, w->input, room, v) != JJ_OK) return *s = JJ_ARROW_NOMEM, v + 2;
         w0 = w->tape[v];
         type = jj_tape_type(w0);
