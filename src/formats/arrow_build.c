@@ -102,8 +102,7 @@ void ab_col_free(ab_col *c) {
     buf_release(&c->valid);
     buf_release(&c->data);
     buf_release(&c->offsets);
-    buf_release(&c->ts_values);
-    buf_release(&c->neg_zeros);
+    buf_release(&c->ts_values); /* or neg_zeros */
     free(c->slots);
     free(c->name);
     free(c->format);

@@ -25,6 +25,12 @@ static int month_days(int y, int m) {
 /* Days from 1970-01-01 to y-m-d (proleptic Gregorian): whole 400-year eras, then the
  * years and months of the era counted from March, so that the leap day comes last. */
 static int64_t days_since_epoch(int y, int m, int d) {
+    if (y > 1900 && y < 2100) { /* every fourth year a leap year: no division */
+        static const int16_t before_month[2][12] = {{0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334},
+                                                    {0, 31, 60, 91, 121, 152, 182, 213, 244, 274, 305, 335}};
+        int64_t leap_days = (y - 1901) / 4 - 17; /* leap years from 1970 to y - 1 (negative before) */
+        return (int64_t)(y - 1970) * 365 + leap_days + before_month[(y & 3) == 0][m - 1] + d - 1;
+    }
     int64_t yy = m <= 2 ? y - 1 : y;
     int64_t era = (yy >= 0 ? yy : yy - 399) / 400;
     int64_t year_of_era = yy - era * 400;
