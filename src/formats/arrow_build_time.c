@@ -64,15 +64,35 @@ static int parse_common(const uint8_t *s, size_t n, int unit, int64_t *out) {
         ((time & high) ^ threes) & time_digits || (((time + sixes) & high) ^ threes) & time_digits ||
         (unsigned)(s[8] - '0') > 9 || (unsigned)(s[9] - '0') > 9)
         return 1;
+    /* each digit pair as one byte, a word at a time: with the digits' values in place
+     * (the separators zeroed), byte k of 10 * v + (v >> 8) is 10 * s[k] + s[k + 1], at
+     * most 99 (no carry); the places below are little-endian */
+    int y, mo, d = (s[8] - '0') * 10 + (s[9] - '0'), h, mi, sec;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t dv = (date ^ threes) & date_digits, tv = (time ^ threes) & time_digits;
+    uint64_t dp = dv * 10 + (dv >> 8), tp = tv * 10 + (tv >> 8);
+    y = (int)(dp & 0xff) * 100 + (int)((dp >> 16) & 0xff);
+    mo = (int)((dp >> 40) & 0xff);
+    h = (int)(tp & 0xff);
+    mi = (int)((tp >> 24) & 0xff);
+    sec = (int)((tp >> 48) & 0xff);
+#else
 #define AB_DIGIT(k) (s[k] - '0')
-    int y = AB_DIGIT(0) * 1000 + AB_DIGIT(1) * 100 + AB_DIGIT(2) * 10 + AB_DIGIT(3), mo = AB_DIGIT(5) * 10 + AB_DIGIT(6),
-        d = AB_DIGIT(8) * 10 + AB_DIGIT(9), h = AB_DIGIT(11) * 10 + AB_DIGIT(12), mi = AB_DIGIT(14) * 10 + AB_DIGIT(15),
-        sec = AB_DIGIT(17) * 10 + AB_DIGIT(18);
+    y = AB_DIGIT(0) * 1000 + AB_DIGIT(1) * 100 + AB_DIGIT(2) * 10 + AB_DIGIT(3);
+    mo = AB_DIGIT(5) * 10 + AB_DIGIT(6);
+    h = AB_DIGIT(11) * 10 + AB_DIGIT(12);
+    mi = AB_DIGIT(14) * 10 + AB_DIGIT(15);
+    sec = AB_DIGIT(17) * 10 + AB_DIGIT(18);
 #undef AB_DIGIT
-    if (mo < 1 || mo > 12 || d < 1 || d > month_days(y, mo) || h > 23 || mi > 59 || sec > 59) return -1;
+#endif
+    if (mo < 1 || mo > 12 || d < 1 || (d > 28 && d > month_days(y, mo)) || h > 23 || mi > 59 || sec > 59) return -1;
     int64_t seconds = days_since_epoch(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec;
     return __builtin_mul_overflow(seconds, per_second[unit], out) ? -1 : 0;
 }
+
+/* The other forms, out of line: the common one's call saves no registers for them. */
+static __attribute__((noinline)) int parse_general(const uint8_t *s, size_t n, int unit, bool allow_fraction,
+                                                   int64_t *out);
 
 int ab_parse_timestamp(const uint8_t *s, size_t n, int unit, bool allow_fraction, int64_t *out) {
     if (n >= 19) {
@@ -81,6 +101,10 @@ int ab_parse_timestamp(const uint8_t *s, size_t n, int unit, bool allow_fraction
         if (r == 0) *out = v;
         if (r <= 0) return r;
     }
+    return parse_general(s, n, unit, allow_fraction, out);
+}
+
+static int parse_general(const uint8_t *s, size_t n, int unit, bool allow_fraction, int64_t *out) {
     int y, mo, d, h = 0, mi = 0, sec = 0;
     int64_t frac = 0;
     size_t i = 10;
