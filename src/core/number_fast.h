@@ -17,15 +17,9 @@
 
 #include "eisel_lemire.h"
 #include "jetjson.h"
+#include "jetjson_number.h" /* the word-at-a-time digit helpers */
 
 #define JJ_NUMBER_FAST_ROOM 40
-
-/* 10^k, exact as doubles for k <= 15 (so a division by one rounds once), and as
- * integers for the digit counts combined a word at a time. */
-static const double jj_fast_pow10[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                         1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
-static const uint64_t jj_fast_pow10_int[9] = {1u,      10u,      100u,      1000u,    10000u,
-                                              100000u, 1000000u, 10000000u, 100000000u};
 
 static inline void jj_tape_put_double(uint64_t *w, double d) {
     w[0] = (uint64_t)JJ_DOUBLE << 56;
@@ -51,37 +45,6 @@ static inline void jj_tape_put_number(uint64_t *w, const jj_number *num, size_t 
         break;
     }
 }
-
-/* Digits at the start of the 8 bytes v (0..8), the lowest byte first. A byte is a digit
- * when its high nibble is 3 before and after adding 6; carries only come from below the
- * first non-digit, so the lowest flagged byte is exact. */
-static inline unsigned jj_fast_digit_count(uint64_t v) {
-    const uint64_t hi = UINT64_C(0xf0f0f0f0f0f0f0f0), threes = UINT64_C(0x3030303030303030);
-    uint64_t bad = ((v & hi) ^ threes) | (((v + UINT64_C(0x0606060606060606)) & hi) ^ threes);
-    return bad ? (unsigned)__builtin_ctzll(bad) / 8 : 8;
-}
-
-/* The value of the first n (1..8) digit bytes of v. They are moved to the top of the
- * word, so the bytes below become leading zeros, then combined pairwise. */
-static inline uint64_t jj_fast_digits_value(uint64_t v, unsigned n) {
-    v = (v - UINT64_C(0x3030303030303030)) << (8 * (8 - n));
-    v = (v * 10 + (v >> 8)) & UINT64_C(0x00ff00ff00ff00ff);
-    v = (v * 100 + (v >> 16)) & UINT64_C(0x0000ffff0000ffff);
-    return (v * 10000 + (v >> 32)) & UINT64_C(0xffffffff);
-}
-
-static inline uint64_t jj_fast_load64(const uint8_t *p) {
-    uint64_t v;
-    memcpy(&v, p, sizeof v);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    v = __builtin_bswap64(v);
-#endif
-    return v;
-}
-
-/* number_parse.c: w * 10^q (w != 0, exact) correctly rounded when one 128-bit product
- * decides it (nearly always): 1 with *out set, else 0. */
-int jj_decimal_to_double_fast(uint64_t w, int q, int neg, double *out);
 
 #if defined(__SSSE3__)
 #include <tmmintrin.h>

@@ -165,7 +165,7 @@ static int el_round(uint64_t w, int q, uint64_t *bits_down)
     }
 }
 
-/* For number_fast.h: w * 10^q (w != 0 exact, q in the table's range) when the first
+/* For number_fast.h and jetjson_number.h: w * 10^q (w != 0 exact, q in the table's range) when the first
  * product decides it. */
 int jj_decimal_to_double_fast(uint64_t w, int q, int neg, double *out)
 {

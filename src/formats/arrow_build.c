@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 
 #include "arrow_build_internal.h"
+#include "jetjson_number.h"
 
 /* ---- buffers ---- */
 
@@ -101,7 +102,7 @@ void ab_col_free(ab_col *c) {
     buf_release(&c->valid);
     buf_release(&c->data);
     buf_release(&c->offsets);
-    buf_release(&c->ts_values);
+    buf_release(&c->ts_values); /* or neg_zeros */
     free(c->slots);
     free(c->name);
     free(c->format);
@@ -268,8 +269,25 @@ void ab_col_ints_to_doubles(ab_col *c) {
         double d = (double)v;
         memcpy(c->data.data + 8 * i, &d, 8);
     }
+    for (size_t k = 0; k + 8 <= c->neg_zeros.len; k += 8) {
+        int64_t row;
+        double minus_zero = -0.0;
+        memcpy(&row, c->neg_zeros.data + k, 8);
+        memcpy(c->data.data + 8 * row, &minus_zero, 8);
+    }
+    buf_release(&c->neg_zeros);
     c->kind = AB_DOUBLE;
 }
+
+/* An integer 0 read from "-0": into a double column as -0.0, into an inferred int64
+ * column as 0 with its row noted (pyarrow reads the text as a double when the column
+ * turns double). -1 when memory ran out. */
+static int note_negative_zero(ab_col *c) {
+    if (c->kind != AB_INT || c->fixed) return 0;
+    return buf_push(&c->neg_zeros, &c->length, 8);
+}
+
+static inline bool is_negative_zero(const uint8_t *text, size_t n) { return n == 2 && text[0] == '-' && text[1] == '0'; }
 
 /* ---- the walk ---- */
 
@@ -472,6 +490,24 @@ static inline size_t append_plain(ab_walk *w, ab_col *c, size_t v, jj_arrow_stat
     jj_type type = jj_tape_type(w0);
     if (type == JJ_RAW_NUMBER && (c->kind == AB_INT || c->kind == AB_DOUBLE)) {
         size_t room = w->number_room > w->input_len ? w->number_room : w->input_len;
+        size_t at = (size_t)jj_tape_payload(w0);
+        jj_number num; /* the common numbers straight into the column, no tape round trip */
+        const uint8_t *text = w->input + at;
+        size_t text_len = (size_t)w->tape[v + 1];
+        /* (a 0 from "-0" goes to append_value: -0.0, or a note of its row) */
+        if (c->kind == AB_INT && jj_int_token_fast(text, text_len, room - at, &num.v.i))
+            return num.v.i == 0 && is_negative_zero(text, text_len) ? 0 : (*s = col_push8(c, &num.v.i), v + 2);
+        if (jj_number_token_fast(text, text_len, room - at, &num)) {
+            if (num.kind == JJ_NUM_INT64) {
+                if (num.v.i == 0 && is_negative_zero(text, text_len)) return 0;
+                if (c->kind == AB_INT) return *s = col_push8(c, &num.v.i), v + 2;
+                num.v.d = (double)num.v.i;
+            } else if (c->kind != AB_DOUBLE) {
+                return 0; /* a fraction in an integer column: append_value decides */
+            }
+            return *s = col_push8(c, &num.v.d), v + 2;
+        }
+        if (is_negative_zero(text, text_len)) return 0;
         if (jj_lazy_finish(w->lazy, w->input, room, v) != JJ_OK) return *s = JJ_ARROW_NOMEM, v + 2;
         w0 = w->tape[v];
         type = jj_tape_type(w0);
@@ -587,8 +623,10 @@ static jj_arrow_status append_array(ab_walk *w, const ab_path *at, ab_col *c, si
 
 static jj_arrow_status append_value(ab_walk *w, const ab_path *at, ab_col *c, size_t t, int depth) {
     uint64_t w0 = w->tape[t];
+    bool negative_zero = false; /* "-0": its sign is lost in the tape's int64 */
     if (jj_tape_type(w0) == JJ_RAW_NUMBER) { /* lazy tape: convert it now */
         size_t room = w->number_room > w->input_len ? w->number_room : w->input_len;
+        negative_zero = is_negative_zero(w->input + jj_tape_payload(w0), (size_t)w->tape[t + 1]);
         if (jj_lazy_finish(w->lazy, w->input, room, t) != JJ_OK) return JJ_ARROW_NOMEM;
         w0 = w->tape[t];
     }
@@ -607,7 +645,7 @@ static jj_arrow_status append_value(ab_walk *w, const ab_path *at, ab_col *c, si
     case JJ_INT64:
         memcpy(&i, &w->tape[t + 1], 8);
         if (c->kind == AB_DOUBLE) {
-            d = (double)i;
+            d = negative_zero ? -0.0 : (double)i;
             return col_push8(c, &d);
         }
         if (c->kind == AB_TIMESTAMP) return col_push8(c, &i);
@@ -616,6 +654,7 @@ static jj_arrow_status append_value(ab_walk *w, const ab_path *at, ab_col *c, si
             return col_push8(c, &i);
         }
         if ((s = want_kind(w, at, c, AB_INT, "number"))) return s;
+        if (negative_zero && note_negative_zero(c)) return JJ_ARROW_NOMEM;
         return col_push8(c, &i);
     case JJ_UINT64:
         u = w->tape[t + 1];

@@ -25,6 +25,12 @@ static int month_days(int y, int m) {
 /* Days from 1970-01-01 to y-m-d (proleptic Gregorian): whole 400-year eras, then the
  * years and months of the era counted from March, so that the leap day comes last. */
 static int64_t days_since_epoch(int y, int m, int d) {
+    if (y > 1900 && y < 2100) { /* every fourth year a leap year: no division */
+        static const int16_t before_month[2][12] = {{0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334},
+                                                    {0, 31, 60, 91, 121, 152, 182, 213, 244, 274, 305, 335}};
+        int64_t leap_days = (y - 1901) / 4 - 17; /* leap years from 1970 to y - 1 (negative before) */
+        return (int64_t)(y - 1970) * 365 + leap_days + before_month[(y & 3) == 0][m - 1] + d - 1;
+    }
     int64_t yy = m <= 2 ? y - 1 : y;
     int64_t era = (yy >= 0 ? yy : yy - 399) / 400;
     int64_t year_of_era = yy - era * 400;
@@ -58,15 +64,35 @@ static int parse_common(const uint8_t *s, size_t n, int unit, int64_t *out) {
         ((time & high) ^ threes) & time_digits || (((time + sixes) & high) ^ threes) & time_digits ||
         (unsigned)(s[8] - '0') > 9 || (unsigned)(s[9] - '0') > 9)
         return 1;
+    /* each digit pair as one byte, a word at a time: with the digits' values in place
+     * (the separators zeroed), byte k of 10 * v + (v >> 8) is 10 * s[k] + s[k + 1], at
+     * most 99 (no carry); the places below are little-endian */
+    int y, mo, d = (s[8] - '0') * 10 + (s[9] - '0'), h, mi, sec;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t dv = (date ^ threes) & date_digits, tv = (time ^ threes) & time_digits;
+    uint64_t dp = dv * 10 + (dv >> 8), tp = tv * 10 + (tv >> 8);
+    y = (int)(dp & 0xff) * 100 + (int)((dp >> 16) & 0xff);
+    mo = (int)((dp >> 40) & 0xff);
+    h = (int)(tp & 0xff);
+    mi = (int)((tp >> 24) & 0xff);
+    sec = (int)((tp >> 48) & 0xff);
+#else
 #define AB_DIGIT(k) (s[k] - '0')
-    int y = AB_DIGIT(0) * 1000 + AB_DIGIT(1) * 100 + AB_DIGIT(2) * 10 + AB_DIGIT(3), mo = AB_DIGIT(5) * 10 + AB_DIGIT(6),
-        d = AB_DIGIT(8) * 10 + AB_DIGIT(9), h = AB_DIGIT(11) * 10 + AB_DIGIT(12), mi = AB_DIGIT(14) * 10 + AB_DIGIT(15),
-        sec = AB_DIGIT(17) * 10 + AB_DIGIT(18);
+    y = AB_DIGIT(0) * 1000 + AB_DIGIT(1) * 100 + AB_DIGIT(2) * 10 + AB_DIGIT(3);
+    mo = AB_DIGIT(5) * 10 + AB_DIGIT(6);
+    h = AB_DIGIT(11) * 10 + AB_DIGIT(12);
+    mi = AB_DIGIT(14) * 10 + AB_DIGIT(15);
+    sec = AB_DIGIT(17) * 10 + AB_DIGIT(18);
 #undef AB_DIGIT
-    if (mo < 1 || mo > 12 || d < 1 || d > month_days(y, mo) || h > 23 || mi > 59 || sec > 59) return -1;
+#endif
+    if (mo < 1 || mo > 12 || d < 1 || (d > 28 && d > month_days(y, mo)) || h > 23 || mi > 59 || sec > 59) return -1;
     int64_t seconds = days_since_epoch(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec;
     return __builtin_mul_overflow(seconds, per_second[unit], out) ? -1 : 0;
 }
+
+/* The other forms, out of line: the common one's call saves no registers for them. */
+static __attribute__((noinline)) int parse_general(const uint8_t *s, size_t n, int unit, bool allow_fraction,
+                                                   int64_t *out);
 
 int ab_parse_timestamp(const uint8_t *s, size_t n, int unit, bool allow_fraction, int64_t *out) {
     if (n >= 19) {
@@ -75,6 +101,10 @@ int ab_parse_timestamp(const uint8_t *s, size_t n, int unit, bool allow_fraction
         if (r == 0) *out = v;
         if (r <= 0) return r;
     }
+    return parse_general(s, n, unit, allow_fraction, out);
+}
+
+static int parse_general(const uint8_t *s, size_t n, int unit, bool allow_fraction, int64_t *out) {
     int y, mo, d, h = 0, mi = 0, sec = 0;
     int64_t frac = 0;
     size_t i = 10;

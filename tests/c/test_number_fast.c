@@ -5,6 +5,7 @@
  * on the fast path's edges: 0-20 integer and fraction digits, leading zeros, signs,
  * exponents, every byte after the number, and numbers near the end of the input. */
 #include "engine_internal.h"
+#include "jetjson_number.h"
 #include "test_util.h"
 
 static uint64_t g_rng = UINT64_C(0x243f6a8885a308d3);
@@ -141,8 +142,61 @@ static void test_followers(unsigned rounds) {
     jj_parser_free(&p);
 }
 
+/* jj_number_token_fast and jj_int_token_fast (jetjson_number.h) on generated texts, valid or not, each in a
+ * buffer of exactly `room` bytes (a sanitizer build sees any read past it): whatever it
+ * takes must be a number jj_parse_number takes whole, with the same kind and bits; and
+ * it must take the integers of up to 18 digits and the fractions of up to 15. */
+static void test_token_fast(unsigned rounds) {
+    unsigned taken = 0;
+    for (unsigned r = 0; r < rounds; r++) {
+        char text[96];
+        size_t len = make_number(text);
+        if (len == 0) continue;
+        size_t room = len + (below(4) == 0 ? below(20) : 16 + below(8));
+        uint8_t *buf = malloc(room);
+        if (!buf) {
+            FAIL("out of memory");
+            return;
+        }
+        memcpy(buf, text, len);
+        for (size_t i = len; i < room; i++) buf[i] = below(3) ? (uint8_t)"0123456789.,]} e"[below(16)] : (uint8_t)rnd();
+        jj_number got = {0}, want;
+        int ok = jj_number_token_fast(buf, len, room, &got);
+        const uint8_t *end = jj_parse_number((const uint8_t *)text, (const uint8_t *)text + len, &want);
+        int whole = end == (const uint8_t *)text + len;
+        int64_t i;
+        if (jj_int_token_fast(buf, len, room, &i)) {
+            CHECK(whole && want.kind == JJ_NUM_INT64 && want.v.i == i, "int token %.*s: %lld", (int)len, text,
+                  (long long)i);
+        } else {
+            size_t digits = len - (text[0] == '-');
+            CHECK(!(whole && want.kind == JJ_NUM_INT64 && digits <= 16 && room >= len + 16), "int token %.*s not taken",
+                  (int)len, text);
+        }
+        if (ok) {
+            taken++;
+            CHECK(whole && got.kind == want.kind, "token %.*s taken, kind %d", (int)len, text, (int)got.kind);
+            if (whole && got.kind == want.kind) {
+                uint64_t a, b;
+                memcpy(&a, &got.v, sizeof a);
+                memcpy(&b, &want.v, sizeof b);
+                CHECK(a == b, "token %.*s: %016llx, want %016llx", (int)len, text, (unsigned long long)a,
+                      (unsigned long long)b);
+            }
+        } else if (whole && room >= len + 16 && !memchr(text, 'e', len) && !memchr(text, 'E', len)) {
+            /* the short ones it must take: fractions of up to 15 digits are exact */
+            size_t digits = len - (text[0] == '-') - (memchr(text, '.', len) != NULL);
+            int fraction = memchr(text, '.', len) != NULL;
+            CHECK(!(digits <= 15 || (!fraction && digits <= 18)), "token %.*s not taken", (int)len, text);
+        }
+        free(buf);
+    }
+    CHECK(taken > rounds / 4, "only %u of %u tokens taken", taken, rounds);
+}
+
 int main(void) {
     test_arrays(3000);
     test_followers(200000);
+    test_token_fast(300000);
     return jj_test_report();
 }
