@@ -377,6 +377,27 @@ def test_token_soup(tokens):
 
 
 
+# jj_many_next's lazy walk looks ahead eight times the last document's entries (at least
+# 4096): a big document after small ones, or one cut or broken past that look-ahead, goes
+# the counting way. Sizes around the bound, then broken copies of them.
+def _sized_doc(entries):
+    # an array of `entries` // 2 numbers: about `entries` index entries
+    return json.dumps(list(range(max(1, entries // 2)))).encode()
+
+
+@pytest.mark.parametrize("big", [4000, 4096, 4100, 9000, 40000])
+def test_documents_past_the_walks_look_ahead(big):
+    small = b'{"a": [1, 2]}'
+    docs = [small, _sized_doc(big), small, _sized_doc(big * 3), b"[]", _sized_doc(big)]
+    data = b"\n".join(docs) + b"\n"
+    check(data, "whitespace")
+    same(run(data, type=object), oracle(data), "type=object")
+    for cut in (len(data) - 3, len(data) // 2):  # the big documents cut short
+        check(data[:cut], "whitespace")
+    at = data.index(b", 1999") + 2 if b", 1999" in data else len(data) // 2
+    check(data[:at] + b"x" + data[at + 1:], "whitespace")  # broken inside a big one
+
+
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False) | st.text(max_size=8),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4),

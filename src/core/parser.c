@@ -155,7 +155,7 @@ bool jj_valid(jj_parser *p, const uint8_t *buf, size_t len) {
 
 /* The string buffer is sized for the whole input, and most strings stay in the input:
  * a kept document gives back the part it does not use when that part is large. The
- * tape is kept whole (at most twice its use). */
+ * tape is kept whole when it is at most about four times its use, else copied. */
 static uint8_t *jj_shrink(uint8_t *buf, size_t used, size_t *cap) {
     if (used == 0 || *cap - used < used + ((size_t)64 << 10)) return buf;
     uint8_t *fit = realloc(buf, used);
@@ -167,12 +167,25 @@ static uint8_t *jj_shrink(uint8_t *buf, size_t used, size_t *cap) {
 void jj_parser_take_document(jj_parser *to, jj_parser *from) {
     free(to->tape);
     free(to->strings);
-    to->tape = from->tape;
-    to->tape_len = from->tape_len;
-    to->tape_cap = from->tape_cap;
+    to->tape = NULL;
+    to->tape_len = to->tape_cap = 0;
     to->max_depth = from->max_depth;
-    from->tape = NULL;
-    from->tape_len = from->tape_cap = 0;
+    uint64_t *copy = NULL;
+    /* a document far smaller than the tape reserved for it (jj_many_next's walk reserves
+     * for the rest of a window) is copied out, and the tape stays for the next one */
+    if (from->tape_cap / 4 > from->tape_len + 256 && (copy = malloc((from->tape_len + 1) * sizeof *copy))) {
+        memcpy(copy, from->tape, from->tape_len * sizeof *copy);
+        to->tape = copy;
+        to->tape_len = from->tape_len;
+        to->tape_cap = from->tape_len + 1;
+        from->tape_len = 0;
+    } else {
+        to->tape = from->tape;
+        to->tape_len = from->tape_len;
+        to->tape_cap = from->tape_cap;
+        from->tape = NULL;
+        from->tape_len = from->tape_cap = 0;
+    }
     to->strings = NULL;
     to->strings_len = to->strings_cap = 0;
     if (from->strings_len) { /* a parse that wrote no string keeps its buffer */
@@ -355,6 +368,46 @@ static jj_error jj_many_span(jj_many *m, size_t depth, size_t count, size_t regi
 /* How a structural character moves the nesting depth (no branch per entry). */
 static const signed char jj_bracket_step[256] = {['{'] = 1, ['['] = 1, ['}'] = -1, [']'] = -1};
 
+/* The walk that finds a lazy document's end looks at most this many index entries ahead
+ * (the tape and stack are reserved for them): eight times the last document's, at least
+ * JJ_MANY_WALK_MIN, so that the buffers stay small and in the caches. A longer document
+ * goes the counting way, which reserves what it needs. */
+#define JJ_MANY_WALK_MIN ((size_t)4096)
+#define JJ_MANY_WALK_MAX ((size_t)1 << 20)
+
+/* JJ_MANY_LAZY: the lazy stage 2 from the document's first entry, stopping where its value
+ * ends, so the bracket count that otherwise finds the end first (a second walk over the
+ * same entries) is not needed. JJ_OK with the entries it took in *used; JJ_ERR_NOMEM; any
+ * other verdict only means "not taken": the counting way then reads the document as
+ * before, so what it accepts, refuses or leaves for more input does not change. */
+static jj_error jj_many_walk(jj_many *m, size_t first, size_t *used) {
+    jj_parser *p = m->parser;
+    size_t n = p->index_len;
+    size_t span = p->walk_hint < JJ_MANY_WALK_MAX / 8 ? 8 * p->walk_hint : JJ_MANY_WALK_MAX;
+    if (span < JJ_MANY_WALK_MIN) span = JJ_MANY_WALK_MIN;
+    if (span > n - first) span = n - first;
+    size_t region_end = first + span < n ? p->index[first + span] & JJ_LAZY_POS : m->scanned;
+    p->walk_stops = 1;
+    jj_error err = jj_many_stage2(p, 1, first, span, m->buf, p->index[first] & JJ_LAZY_POS, region_end);
+    p->walk_stops = 0;
+    *used = p->walk_used;
+    return err;
+}
+
+/* A document the lazy stage 2 took: count entries, depth still open, ending at region_end. */
+static jj_error jj_many_lazy_taken(jj_many *m, size_t count, size_t depth, int runs_to_end, size_t region_end,
+                                   size_t *doc_start, size_t *doc_end) {
+    jj_parser *p = m->parser;
+    size_t end = jj_doc_end(m->buf, *doc_start, region_end);
+    *doc_end = end;
+    /* a number or word that touches the end may go on in the next bytes */
+    if (runs_to_end && end == m->len && depth == 0 && count == 1 && m->buf[*doc_start] != '"' &&
+        (m->flags & JJ_MANY_MORE_INPUT))
+        return jj_fail(p, JJ_ERR_INCOMPLETE, end);
+    p->error = JJ_OK;
+    return JJ_OK;
+}
+
 jj_error jj_many_next(jj_many *m, size_t *doc_start, size_t *doc_end) {
     jj_parser *p = m->parser;
     const uint8_t *buf = m->buf;
@@ -372,6 +425,18 @@ jj_error jj_many_next(jj_many *m, size_t *doc_start, size_t *doc_end) {
         if (short_input && (m->flags & JJ_MANY_MORE_INPUT)) err = JJ_ERR_INCOMPLETE;
         return jj_fail(p, err, m->pending_at);
     }
+    if (lazy) {
+        size_t used = 0;
+        jj_error walked = jj_many_walk(m, first, &used);
+        if (walked == JJ_ERR_NOMEM) return jj_fail(p, JJ_ERR_NOMEM, *doc_start);
+        if (walked == JJ_OK) {
+            p->walk_hint = used;
+            e = first + used;
+            m->next = e;
+            return jj_many_lazy_taken(m, used, 0, e >= n, e < n ? index[e] & pos_mask : m->scanned, doc_start,
+                                      doc_end);
+        }
+    }
     /* a closing bracket that opens the document leaves the depth at 0, as a stray one */
     long level = 0;
     do {
@@ -379,6 +444,7 @@ jj_error jj_many_next(jj_many *m, size_t *doc_start, size_t *doc_end) {
     } while (level > 0 && e < (size_t)n);
     depth = level > 0 ? (size_t)level : 0;
     m->next = e;
+    p->walk_hint = e - first;
     size_t region_end = e < n ? index[e] & pos_mask : m->scanned;
     int runs_to_end = e >= n;
 
@@ -386,16 +452,7 @@ jj_error jj_many_next(jj_many *m, size_t *doc_start, size_t *doc_end) {
     if (lazy) {
         jj_error lazy_err = jj_many_stage2(p, 1, first, count, buf, *doc_start, region_end);
         if (lazy_err == JJ_ERR_NOMEM) return jj_fail(p, JJ_ERR_NOMEM, *doc_start);
-        if (lazy_err == JJ_OK) {
-            size_t end = jj_doc_end(buf, *doc_start, region_end);
-            *doc_end = end;
-            /* a number or word that touches the end may go on in the next bytes */
-            if (runs_to_end && end == m->len && depth == 0 && count == 1 && buf[*doc_start] != '"' &&
-                (m->flags & JJ_MANY_MORE_INPUT))
-                return jj_fail(p, JJ_ERR_INCOMPLETE, end);
-            p->error = JJ_OK;
-            return JJ_OK;
-        }
+        if (lazy_err == JJ_OK) return jj_many_lazy_taken(m, count, depth, runs_to_end, region_end, doc_start, doc_end);
         /* refused: the usual stage 2 (on the plain positions) names the error */
         for (size_t i = first; i < e; i++) index[i] &= JJ_LAZY_POS;
     }

@@ -147,7 +147,8 @@ object_key: {
 
 after_value:
     if (count & JJ_LAZY_AT_ROOT) {
-        if (ip != iend) goto fail;
+        if (ip != iend && !p->walk_stops) goto fail;
+        p->walk_used = (size_t)(ip - p->index);
         p->tape_len = (size_t)(tw - tape);
         p->max_depth = (size_t)(sp_max - stack) / 2;
         return JJ_OK;
