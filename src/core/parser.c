@@ -380,15 +380,16 @@ static const signed char jj_bracket_step[256] = {['{'] = 1, ['['] = 1, ['}'] = -
  * same entries) is not needed. JJ_OK with the entries it took in *used; JJ_ERR_NOMEM; any
  * other verdict only means "not taken": the counting way then reads the document as
  * before, so what it accepts, refuses or leaves for more input does not change. */
-static jj_error jj_many_walk(jj_many *m, size_t first, size_t *used) {
+static jj_error jj_many_walk(jj_many *m, int lazy, size_t first, size_t *used) {
     jj_parser *p = m->parser;
     size_t n = p->index_len;
+    uint32_t pos_mask = lazy ? JJ_LAZY_POS : UINT32_MAX;
     size_t span = p->walk_hint < JJ_MANY_WALK_MAX / 8 ? 8 * p->walk_hint : JJ_MANY_WALK_MAX;
     if (span < JJ_MANY_WALK_MIN) span = JJ_MANY_WALK_MIN;
     if (span > n - first) span = n - first;
-    size_t region_end = first + span < n ? p->index[first + span] & JJ_LAZY_POS : m->scanned;
+    size_t region_end = first + span < n ? p->index[first + span] & pos_mask : m->scanned;
     p->walk_stops = 1;
-    jj_error err = jj_many_stage2(p, 1, first, span, m->buf, p->index[first] & JJ_LAZY_POS, region_end);
+    jj_error err = jj_many_stage2(p, lazy, first, span, m->buf, p->index[first] & pos_mask, region_end);
     p->walk_stops = 0;
     *used = p->walk_used;
     return err;
@@ -408,6 +409,38 @@ static jj_error jj_many_lazy_taken(jj_many *m, size_t count, size_t depth, int r
     return JJ_OK;
 }
 
+/* The plain stage 2's verdict err on a document of count entries (depth still open),
+ * ending at region_end: what more input could still finish, and the error to give. */
+static jj_error jj_many_plain_done(jj_many *m, jj_error err, size_t count, size_t depth, int runs_to_end,
+                                   size_t region_end, size_t *doc_start, size_t *doc_end) {
+    jj_parser *p = m->parser;
+    const uint8_t *buf = m->buf;
+    const uint32_t *index = p->index;
+    size_t n = p->index_len;
+    p->error = err;
+    size_t end = jj_doc_end(buf, *doc_start, region_end);
+    *doc_end = end;
+    if (runs_to_end) {
+        /* a document cut by the end of what was indexed: more input may finish it. Every
+         * token but the last is followed by another, so an error before the last token
+         * is an error whatever comes next; a container that closed is complete. */
+        int open_end = depth > 0 || (count == 1 && buf[*doc_start] != '"' && end == m->scanned);
+        int cut = err != JJ_OK && open_end && p->error_offset >= index[n - 1];
+        if (cut && m->pending != JJ_OK) { /* it ran into bad bytes: those are the error */
+            err = m->pending;
+            p->error_offset = m->pending_at;
+            cut = err == JJ_ERR_UNCLOSED_STRING || jj_utf8_cut_short(buf, m->len, m->pending_at);
+        }
+        /* a number or word that touches the end may go on in the next bytes */
+        if (err == JJ_OK && m->pending == JJ_OK && end == m->len && depth == 0 && count == 1 &&
+            buf[*doc_start] != '"')
+            cut = 1;
+        if (cut && (m->flags & JJ_MANY_MORE_INPUT)) return jj_fail(p, JJ_ERR_INCOMPLETE, p->error_offset);
+        if (err != JJ_OK) return jj_fail(p, err, p->error_offset);
+    }
+    return err == JJ_OK ? JJ_OK : jj_fail(p, err, p->error_offset);
+}
+
 jj_error jj_many_next(jj_many *m, size_t *doc_start, size_t *doc_end) {
     jj_parser *p = m->parser;
     const uint8_t *buf = m->buf;
@@ -425,17 +458,17 @@ jj_error jj_many_next(jj_many *m, size_t *doc_start, size_t *doc_end) {
         if (short_input && (m->flags & JJ_MANY_MORE_INPUT)) err = JJ_ERR_INCOMPLETE;
         return jj_fail(p, err, m->pending_at);
     }
-    if (lazy) {
-        size_t used = 0;
-        jj_error walked = jj_many_walk(m, first, &used);
-        if (walked == JJ_ERR_NOMEM) return jj_fail(p, JJ_ERR_NOMEM, *doc_start);
-        if (walked == JJ_OK) {
-            p->walk_hint = used;
-            e = first + used;
-            m->next = e;
-            return jj_many_lazy_taken(m, used, 0, e >= n, e < n ? index[e] & pos_mask : m->scanned, doc_start,
-                                      doc_end);
-        }
+    /* the walk that finds the end first: what it takes needs no bracket count */
+    size_t used = 0;
+    jj_error walked = lazy || !(m->flags & JJ_MANY_SPANS) ? jj_many_walk(m, lazy, first, &used) : JJ_ERR_VALUE;
+    if (walked == JJ_ERR_NOMEM) return jj_fail(p, JJ_ERR_NOMEM, *doc_start);
+    if (walked == JJ_OK) {
+        p->walk_hint = used;
+        e = first + used;
+        m->next = e;
+        size_t region_end = e < n ? index[e] & pos_mask : m->scanned;
+        if (lazy) return jj_many_lazy_taken(m, used, 0, e >= n, region_end, doc_start, doc_end);
+        return jj_many_plain_done(m, JJ_OK, used, 0, e >= n, region_end, doc_start, doc_end);
     }
     /* a closing bracket that opens the document leaves the depth at 0, as a stray one */
     long level = 0;
@@ -461,26 +494,5 @@ jj_error jj_many_next(jj_many *m, size_t *doc_start, size_t *doc_end) {
     /* parse [first, e) of the index as one document ending at region_end */
     jj_error err = jj_many_stage2(p, 0, first, count, buf, *doc_start, region_end);
     if (err == JJ_ERR_NOMEM) return jj_fail(p, JJ_ERR_NOMEM, *doc_start);
-    p->error = err;
-    size_t end = jj_doc_end(buf, *doc_start, region_end);
-    *doc_end = end;
-    if (runs_to_end) {
-        /* a document cut by the end of what was indexed: more input may finish it. Every
-         * token but the last is followed by another, so an error before the last token
-         * is an error whatever comes next; a container that closed is complete. */
-        int open_end = depth > 0 || (count == 1 && buf[*doc_start] != '"' && end == m->scanned);
-        int cut = err != JJ_OK && open_end && p->error_offset >= index[n - 1];
-        if (cut && m->pending != JJ_OK) { /* it ran into bad bytes: those are the error */
-            err = m->pending;
-            p->error_offset = m->pending_at;
-            cut = err == JJ_ERR_UNCLOSED_STRING || jj_utf8_cut_short(buf, m->len, m->pending_at);
-        }
-        /* a number or word that touches the end may go on in the next bytes */
-        if (err == JJ_OK && m->pending == JJ_OK && end == m->len && depth == 0 && count == 1 &&
-            buf[*doc_start] != '"')
-            cut = 1;
-        if (cut && (m->flags & JJ_MANY_MORE_INPUT)) return jj_fail(p, JJ_ERR_INCOMPLETE, p->error_offset);
-        if (err != JJ_OK) return jj_fail(p, err, p->error_offset);
-    }
-    return err == JJ_OK ? JJ_OK : jj_fail(p, err, p->error_offset);
+    return jj_many_plain_done(m, err, count, depth, runs_to_end, region_end, doc_start, doc_end);
 }

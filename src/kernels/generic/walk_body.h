@@ -254,11 +254,12 @@ after_value:
         } else if (kind == JJ_WALK_LINES && ip == iend) {
             s->lines++; /* the last line, with no '\n' */
         }
-        if (ip != iend) {
+        if (ip != iend && !(kind == JJ_WALK_TAPE && p->walk_stops)) {
             err = JJ_ERR_TRAILING;
             pos = *ip;
             goto fail;
         }
+        if (kind == JJ_WALK_TAPE) p->walk_used = (size_t)(ip - p->index);
         *max_depth_out = max_depth;
         return JJ_OK;
     }
