@@ -3,7 +3,8 @@ dumpb_many against the peers installed from PyPI, in one process, interleaved.
 
 Data: ndjson/amazon_cellphones.ndjson, a GitHub-events NDJSON generated from
 corpus/github_events.json (make_events_ndjson below: seeded, varied ids, names and
-dates), and the records of every corpus file as NDJSON; each also from a file (mapped
+dates), and the records of every corpus file as NDJSON (loads_many also against the
+same bytes fed to a Decoder in 64 KB chunks); each also from a file (mapped
 or read in blocks) and as one top-level array read from a file object (against ijson). Each contender's result is
 checked against json's before anything is timed. Each call gets a fresh copy of the
 input; contenders alternate in both orders; the best of --rounds is reported.
@@ -102,6 +103,17 @@ def fields_fn(t):
     return t
 
 
+def feed_in_chunks(data, size=65536):
+    """What a socket reader does: the input fed to one Decoder in chunks, then closed."""
+    dec = jetjson.Decoder()
+    out = []
+    view = memoryview(data)
+    for at in range(0, len(data), size):
+        out.extend(dec.feed(view[at:at + size]))
+    out.extend(dec.close())
+    return out
+
+
 def files_and_arrays(data, expected, rounds):
     """The same documents read from a file: an open file object against the mapped file,
     and then as one top-level array, element by element, against ijson.items."""
@@ -160,7 +172,8 @@ def main():
             continue
         fresh = lambda: bytes(bytearray(data))  # noqa: E731 - a new object per call
 
-        loads = {"jetjson.loads_many": lambda d: list(jetjson.loads_many(d))}
+        loads = {"jetjson.loads_many": lambda d: list(jetjson.loads_many(d)),
+                 "jetjson.Decoder.feed, 64 KB chunks": feed_in_chunks}
         if fastsimdjson:
             loads["fastsimdjson.loads_many"] = lambda d: list(fastsimdjson.loads_many(d))
         if orjson:
