@@ -368,12 +368,24 @@ static jj_error jj_many_span(jj_many *m, size_t depth, size_t count, size_t regi
 /* How a structural character moves the nesting depth (no branch per entry). */
 static const signed char jj_bracket_step[256] = {['{'] = 1, ['['] = 1, ['}'] = -1, [']'] = -1};
 
-/* The walk that finds a lazy document's end looks at most this many index entries ahead
- * (the tape and stack are reserved for them): eight times the last document's, at least
- * JJ_MANY_WALK_MIN, so that the buffers stay small and in the caches. A longer document
- * goes the counting way, which reserves what it needs. */
-#define JJ_MANY_WALK_MIN ((size_t)4096)
+/* The walk that finds a document's end looks at most this many index entries ahead (the
+ * tape, stack and string buffer are reserved for them, untouched beyond what a document
+ * writes): a longer document goes the counting way. */
 #define JJ_MANY_WALK_MAX ((size_t)1 << 20)
+
+/* Room for need items in *buf, its old contents dropped: nothing is copied when it grows. */
+static int jj_buffer_reserve_empty(void **buf, size_t *cap, size_t need, size_t size) {
+    if (need <= *cap) return 1;
+    size_t grown = *cap + *cap / 2;
+    if (grown < need) grown = need;
+    if (grown > SIZE_MAX / size) return 0;
+    void *fresh = malloc(grown * size);
+    if (!fresh) return 0;
+    free(*buf);
+    *buf = fresh;
+    *cap = grown;
+    return 1;
+}
 
 /* JJ_MANY_LAZY: the lazy stage 2 from the document's first entry, stopping where its value
  * ends, so the bracket count that otherwise finds the end first (a second walk over the
@@ -384,12 +396,17 @@ static jj_error jj_many_walk(jj_many *m, int lazy, size_t first, size_t *used) {
     jj_parser *p = m->parser;
     size_t n = p->index_len;
     uint32_t pos_mask = lazy ? JJ_LAZY_POS : UINT32_MAX;
-    size_t span = p->walk_hint < JJ_MANY_WALK_MAX / 8 ? 8 * p->walk_hint : JJ_MANY_WALK_MAX;
-    if (span < JJ_MANY_WALK_MIN) span = JJ_MANY_WALK_MIN;
-    if (span > n - first) span = n - first;
+    size_t span = n - first < JJ_MANY_WALK_MAX ? n - first : JJ_MANY_WALK_MAX;
+    size_t doc_start = p->index[first] & pos_mask;
     size_t region_end = first + span < n ? p->index[first + span] & pos_mask : m->scanned;
+    /* the last document's tape is done with: its buffers grow without a copy */
+    if (!jj_buffer_reserve_empty((void **)&p->tape, &p->tape_cap, 2 * span + 2, sizeof *p->tape) ||
+        !jj_buffer_reserve_empty((void **)&p->stack, &p->stack_cap, 2 * span + 2, sizeof *p->stack) ||
+        (!lazy && !jj_buffer_reserve_empty((void **)&p->strings, &p->strings_cap,
+                                           region_end - doc_start + JJ_STRING_SLACK, 1)))
+        return JJ_ERR_NOMEM;
     p->walk_stops = 1;
-    jj_error err = jj_many_stage2(p, lazy, first, span, m->buf, p->index[first] & pos_mask, region_end);
+    jj_error err = jj_many_stage2(p, lazy, first, span, m->buf, doc_start, region_end);
     p->walk_stops = 0;
     *used = p->walk_used;
     return err;
@@ -460,10 +477,13 @@ jj_error jj_many_next(jj_many *m, size_t *doc_start, size_t *doc_end) {
     }
     /* the walk that finds the end first: what it takes needs no bracket count */
     size_t used = 0;
-    jj_error walked = lazy || !(m->flags & JJ_MANY_SPANS) ? jj_many_walk(m, lazy, first, &used) : JJ_ERR_VALUE;
+    int tried = lazy || !(m->flags & JJ_MANY_SPANS);
+    jj_error walked = tried ? jj_many_walk(m, lazy, first, &used) : JJ_ERR_VALUE;
     if (walked == JJ_ERR_NOMEM) return jj_fail(p, JJ_ERR_NOMEM, *doc_start);
+    /* a walk to the end of the index refused what the stage 2 below would read again: a
+     * document cut by the end of the window (or bad up to it) is not read a third time */
+    int walked_to_end = tried && n - first <= JJ_MANY_WALK_MAX;
     if (walked == JJ_OK) {
-        p->walk_hint = used;
         e = first + used;
         m->next = e;
         size_t region_end = e < n ? index[e] & pos_mask : m->scanned;
@@ -477,22 +497,24 @@ jj_error jj_many_next(jj_many *m, size_t *doc_start, size_t *doc_end) {
     } while (level > 0 && e < (size_t)n);
     depth = level > 0 ? (size_t)level : 0;
     m->next = e;
-    p->walk_hint = e - first;
     size_t region_end = e < n ? index[e] & pos_mask : m->scanned;
     int runs_to_end = e >= n;
 
     size_t count = e - first;
-    if (lazy) {
+    int again = !(walked_to_end && runs_to_end); /* [first, n) was what the walk read */
+    if (lazy && again) {
         jj_error lazy_err = jj_many_stage2(p, 1, first, count, buf, *doc_start, region_end);
         if (lazy_err == JJ_ERR_NOMEM) return jj_fail(p, JJ_ERR_NOMEM, *doc_start);
         if (lazy_err == JJ_OK) return jj_many_lazy_taken(m, count, depth, runs_to_end, region_end, doc_start, doc_end);
-        /* refused: the usual stage 2 (on the plain positions) names the error */
-        for (size_t i = first; i < e; i++) index[i] &= JJ_LAZY_POS;
     }
+    /* refused: the usual stage 2 (on the plain positions) names the error */
+    if (lazy)
+        for (size_t i = first; i < e; i++) index[i] &= JJ_LAZY_POS;
     if ((m->flags & JJ_MANY_SPANS) && !lazy) return jj_many_span(m, depth, count, region_end, runs_to_end, doc_start, doc_end);
 
-    /* parse [first, e) of the index as one document ending at region_end */
-    jj_error err = jj_many_stage2(p, 0, first, count, buf, *doc_start, region_end);
+    /* parse [first, e) of the index as one document ending at region_end (the plain walk
+     * did just that when it read to the end of the index) */
+    jj_error err = !lazy && !again ? walked : jj_many_stage2(p, 0, first, count, buf, *doc_start, region_end);
     if (err == JJ_ERR_NOMEM) return jj_fail(p, JJ_ERR_NOMEM, *doc_start);
     return jj_many_plain_done(m, err, count, depth, runs_to_end, region_end, doc_start, doc_end);
 }

@@ -39,7 +39,6 @@ struct jj_parser {
      * how many entries that value took. */
     int walk_stops;
     size_t walk_used;
-    size_t walk_hint; /* entries of the last document jj_many_next read */
 };
 
 _Static_assert(offsetof(struct jj_parser, tape) == offsetof(struct jj_parser, result.tape) &&
