@@ -155,7 +155,9 @@ int jj_threads_start(jj_many_iter *it, Py_ssize_t workers);
  * the window opened), 0 when the caller opens it (what is ahead is dropped when it is
  * not that window, and reading ahead goes on after it), -1 with an exception. */
 int jj_threads_open(jj_many_iter *it, size_t want);
-/* jj_many_next's result for the next document of it->ahead (it->ahead_view set). */
+/* jj_many_next's result for the next document of it->ahead (it->ahead_view set); for a
+ * document the worker skimmed, JJ_OK with it->skim_value built (JJ_ERR_VALUE when it must
+ * be read again here, JJ_ERR_NOMEM with MemoryError). */
 jj_error jj_threads_next(jj_many_iter *it, size_t *start, size_t *end);
 /* The lazy tape of that document into it->doc_parser (parse_many): jj_parse_lazy's result. */
 jj_error jj_threads_take_lazy(jj_many_iter *it);

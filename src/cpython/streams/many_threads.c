@@ -11,6 +11,12 @@
  * stream where that keeps happening (documents over several lines) is read on this
  * thread alone.
  *
+ * With fields= (a skimmable plan) the worker skims its window as jj_many_next_fields
+ * does here and parses the values found (jj_window_set_fields): this thread only builds
+ * their objects. A document the worker could not finish that way (an error, a value too
+ * deep or with too many digits for this thread's limits) is read again here from its
+ * start, as threads=None reads it (many.c restarts there on any document error).
+ *
  * Only input held in memory in the formats "whitespace" and "lines" reads ahead; file
  * objects and Decoder chunks, "json_seq", "comma" and "array" are read on this thread. */
 #include <stdlib.h>
