@@ -130,7 +130,8 @@ static void jj_plan(jj_many_iter *it, jj_many_threads *t) {
             w = malloc(sizeof *w);
             if (!w) return; /* read here instead */
             jj_window_init(w, it->buf + t->plan_at, n, flags, it->spans);
-            jj_window_set_fields(w, it->typed_plan ? NULL : it->fields_plan); /* the skim on the worker */
+            /* the skim on the worker (not for views or type=, which read whole documents) */
+            jj_window_set_fields(w, it->typed_plan || it->spans ? NULL : it->fields_plan);
             t->slots[slot] = w;
         } else {
             jj_window_retarget(w, it->buf + t->plan_at, n, flags);
