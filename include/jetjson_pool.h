@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "jetjson.h"
+#include "jetjson_paths.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -77,6 +78,8 @@ unsigned jj_pool_workers(void);
  * would read it with jj_many_next itself. */
 typedef struct jj_window_doc {
     jj_error err;          /* JJ_OK or the result that ended the window */
+    int skimmed;           /* fields: JJ_OK with one value tape per pointer, no whole tape */
+    size_t fields_at;      /* skimmed: its values are fields[fields_at, fields_at + count) */
     size_t start, end;     /* the document's text: buf[start, end) (jj_many_next's) */
     size_t tape_at, tape_len, strings_at, strings_len, max_depth; /* JJ_OK, !one_per_doc */
     jj_doc doc;            /* one_per_doc: the lazy tape (JJ_OK) */
@@ -89,6 +92,7 @@ typedef struct jj_window {
     size_t len;
     unsigned flags;        /* JJ_MANY_MORE_INPUT; JJ_MANY_SPANS is implied by one_per_doc */
     int one_per_doc;
+    const jj_fields_plan *fields; /* skim for these pointers (see jj_window_set_fields) */
     /* out */
     jj_window_doc *docs;
     size_t count, docs_cap;
@@ -96,12 +100,35 @@ typedef struct jj_window {
     size_t tape_len, tape_cap;
     uint8_t *strings;
     size_t strings_len, strings_cap;
+    struct jj_window_field *values; /* fields: the values of the skimmed documents */
+    size_t values_len, values_cap;
     jj_error pending;      /* jj_many's stage 1 error and its offset (see jj_many) */
     size_t pending_at;
     /* the worker's */
     jj_parser *parser, *lazy_parser; /* made by the first jj_window_parse */
     jj_pool_task task;
 } jj_window;
+
+/* ---- fields= on the worker ----
+ * With a skimmable plan (jetjson_paths.h) set, the window is read the way a consumer
+ * reads a window with jj_many_next_fields, JJ_MANY_LAZY set: each document is skimmed
+ * and for each pointer the value found is parsed by jj_many_field_parse into a one-value
+ * tape kept in the window's buffers (or noted missing): the document is then `skimmed`.
+ * A document the skim reads whole, or one with a value the engine refuses, is read
+ * again by jj_many_reparse: its plain tape (or its error, ending the window) is kept as
+ * without a plan. So a consumer sees for each document either its values or what
+ * jj_many_reparse gives, exactly what a jj_many_next_fields loop on the window gives. */
+typedef struct jj_window_field {
+    int found;             /* 0: the pointer leads nowhere in this document */
+    size_t tape_at, tape_len, strings_at, strings_len, max_depth;
+} jj_window_field;
+
+/* Skims the window's documents for plan (NULL: parses them whole, as by default). The
+ * plan must outlive the window's parses. Not while its task is queued or running. */
+void jj_window_set_fields(jj_window *w, const jj_fields_plan *plan);
+/* Document i (skimmed) and its pointer f: 1 with *out a read-only jj_doc of the value
+ * (at tape index 0; input the window's buf), or 0 when the pointer leads nowhere. */
+int jj_window_field_doc(const jj_window *w, size_t i, size_t f, jj_doc *out);
 
 /* Sets up w for buf[0..len) (nothing allocated yet). */
 void jj_window_init(jj_window *w, const uint8_t *buf, size_t len, unsigned flags, int one_per_doc);

@@ -150,6 +150,102 @@ def test_errors_in_every_window_position(fmt, where, kind):
                   drain(many(data, fmt, lazy=True), views=True), "parse_many " + what)
 
 
+# ---- fields=: the skim on the worker ------------------------------------------------------
+
+FIELD_SETS = [["/id"], ["/id", "/big", "/0", "/nope"], ["/kk/v", "/s", "/name", "/4/deep"]]
+
+
+def fields_oracle(data, fields, default):
+    """json's values at the pointers of each line (documents one per line, none broken)."""
+    from test_fields_skim import expected_fields
+
+    return expected_fields(data.decode().splitlines(), fields, default)
+
+
+@pytest.mark.parametrize("fmt", list(FORMATS))
+@pytest.mark.parametrize("where", ["none", "first", "middle", "last", "straddle"])
+@pytest.mark.parametrize("kind", ["syntax", "json_only", "trailing", "bad_utf8"])
+def test_fields_errors_in_every_window_position(fmt, where, kind):
+    data = stream_with_error(fmt, where, kind)
+    for fields in FIELD_SETS:
+        exp = drain(many(data, fmt, fields=fields, default=-1))
+        if where == "none" and fmt in ("whitespace", "lines"):
+            assert first_difference(exp, fields_oracle(data, fields, -1)) is None
+        for workers in (1, 3):
+            what = f"{fmt} {where} {kind} fields={fields} workers={workers}"
+            it = many(data, fmt, workers, fields=fields, default=-1)
+            identical(drain(it), exp, what)
+            if fmt in ("whitespace", "lines") and where in ("none", "last"):
+                hits, misses, _ = it._ahead()
+                assert hits > 0, f"{what}: nothing was read ahead ({hits}, {misses})"
+
+
+@pytest.mark.parametrize("fmt", ["whitespace", "lines"])
+def test_fields_skipped_broken_values_and_refusals(fmt):
+    """Values no pointer reaches are skipped unchecked (threads or not); values the engine
+    refuses (NaN, lone surrogates), json's to decide (too many digits, too deep), and a
+    document after them that starts with an escaped string, in every window."""
+    from test_fields_skim import expected_fields
+
+    texts, plain_texts = [], []
+    for i in range(3000):
+        text = json.dumps({"id": i, "t": "x\"y" * (i % 3), "skip": [i, {"a": "b"}]})
+        oracle_text = text
+        r = i % 23
+        if r == 0:
+            text = text.replace('"skip": [', '"skip": [tru, ')  # unreached, broken
+        elif r == 5:
+            text = oracle_text = text.replace('"id": %d' % i, '"id": NaN')  # refused: json's
+        elif r == 9:
+            text = oracle_text = text.replace('"t": "', '"t": "\\ud800')  # lone surrogate: json's
+        elif r in (6, 10):  # an escaped string as a document, right after a refused value
+            text = oracle_text = json.dumps(f"str {i} \" q")
+        elif r == 17:
+            text = text.replace('"skip": [', '"skip": [' + "[" * 200 + "]" * 200 + ", ")  # deep, unreached
+        texts.append(text)
+        plain_texts.append(oracle_text)
+    data = ("\n".join(texts) + "\n").encode()
+    for fields in (["/id", "/t"], "/id", ["/t", "/nope", "/id"]):
+        single = isinstance(fields, str)
+        exp = expected_fields(plain_texts, [fields] if single else fields, single=single)
+        base = list(jetjson.loads_many(data, fields=fields, format=fmt, batch_size=1 << 13))
+        assert first_difference(base, exp) is None
+        for threads in (2, 3):
+            got = list(jetjson.loads_many(data, fields=fields, format=fmt, batch_size=1 << 13, threads=threads))
+            identical(got, base, f"{fmt} {fields} threads={threads}")
+    # a value json refuses in a middle window: its error, whatever the threads
+    big = data.replace(b'"id": 1503,', b'"id": ' + b"1" * 5000 + b",", 1)
+    outcomes = []
+    for threads in (None, 2):
+        with pytest.raises(ValueError) as info:
+            list(jetjson.loads_many(big, fields=["/id"], format=fmt, batch_size=1 << 13, threads=threads))
+        outcomes.append(exc_key(info.value))
+    assert outcomes[0] == outcomes[1]
+    # a value too deep to build, that a pointer reaches
+    deep = data.replace(b'"skip": [1503,', b'"skip": [' + b"[" * 3000 + b"]" * 3000 + b",", 1)
+    outcomes = []
+    for threads in (None, 2):
+        try:
+            outcomes.append(list(jetjson.loads_many(deep, fields=["/skip"], format=fmt, batch_size=1 << 13,
+                                                    threads=threads)))
+        except (ValueError, RecursionError) as e:
+            outcomes.append(exc_key(e))
+    assert outcomes[0] == outcomes[1] and isinstance(outcomes[0], tuple)
+
+
+def test_fields_threads_leak_and_references():
+    data = stream_with_error("lines", "none", "syntax", n=600)
+    default = object()
+    fields = ["/id", "/kk/v", "/nope"]
+    exp = list(jetjson.loads_many(data, fields=fields, default=default, batch_size=BATCH))
+    before = (sys.getrefcount(data), sys.getrefcount(default))
+    growth = traced_growth(lambda: jetjson.map_many(lambda t: t, data, fields=fields, default=default, threads=2,
+                                                    batch_size=BATCH))
+    assert growth < 64 * 1024, growth
+    assert (sys.getrefcount(data), sys.getrefcount(default)) == before
+    assert jetjson.map_many(lambda t: t, data, fields=fields, default=default, threads=2, batch_size=BATCH) == exp
+
+
 @pytest.mark.parametrize("threads", [1, 2, 4, -1])
 @pytest.mark.parametrize("where", ["none", "middle"])
 def test_public_api(threads, where):

@@ -257,11 +257,19 @@ jj_error jj_many_field_parse(jj_many *m, const jj_field_span *span) {
 jj_error jj_many_reparse(jj_many *m, size_t *doc_start, size_t *doc_end) {
     /* jj_many_field_parse took the flags off some entries: the plain stage 2 reads it */
     unsigned flags = m->flags;
-    if (flags & JJ_MANY_LAZY)
-        for (size_t i = m->doc_first; i < m->next; i++) m->parser->index[i] &= JJ_LAZY_POS;
+    uint32_t *index = m->parser->index;
+    size_t after = m->next; /* the next document's first entry: where this one's region ends */
+    uint32_t after_entry = after < m->parser->index_len ? index[after] : 0;
+    if (flags & JJ_MANY_LAZY) {
+        for (size_t i = m->doc_first; i < m->next; i++) index[i] &= JJ_LAZY_POS;
+        /* the plain stage 2 reads that entry as a position: its flag (a string with a
+         * backslash) stays for the lazy read of the next document, put back below */
+        if (after < m->parser->index_len) index[after] &= JJ_LAZY_POS;
+    }
     m->flags &= ~(JJ_MANY_LAZY | JJ_MANY_SPANS);
     m->next = m->doc_first;
     jj_error err = jj_many_next(m, doc_start, doc_end);
     m->flags = flags;
+    if (after < m->parser->index_len) index[after] = after_entry;
     return err;
 }

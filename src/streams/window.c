@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "jetjson_pool.h"
+#include "engine_internal.h"
 #include "parser_internal.h"
 
 static void jj_window_task(void *arg) { jj_window_parse(arg); }
@@ -35,19 +36,26 @@ static int jj_grow(void **buf, size_t *cap, size_t need, size_t size) {
 static void jj_window_reset(jj_window *w) {
     for (size_t i = 0; i < w->count; i++) jj_doc_free(&w->docs[i].doc);
     w->count = 0;
+    w->values_len = 0;
     w->tape_len = 0;
     w->strings_len = 0;
 }
 
-/* jj_many_next writes its tape and strings at the start of the parser's buffers, after
- * making room for the document (2 tape words per index entry, and its bytes plus slack of
- * string buffer) only when they lack it. The parser is lent the unused end of the
- * window's buffers, with room for anything the rest of the window may hold, so the
- * documents land one after the other without a copy. */
-static int jj_lend_buffers(jj_window *w, const jj_many *m) {
+/* jj_many_next (and jj_many_field_parse) write their tape and strings at the start of
+ * the parser's buffers, after making room for the document (2 tape words per index entry,
+ * and its bytes plus slack of string buffer) only when they lack it. The parser is lent
+ * the unused end of the window's buffers with that room, so the documents land one after
+ * the other without a copy. */
+static int jj_lend_buffers(jj_window *w, size_t entries, size_t bytes) {
     jj_parser *p = w->parser;
-    size_t entries = p->index_len - m->next;
-    size_t tape_room = 2 * entries + 2, strings_room = w->len + 64 + 1;
+    /* buffers the parser grew itself (a lazy tape of a document the skim read whole):
+     * what is lent is never its own, so these would be lost */
+    free(p->tape);
+    free(p->strings);
+    p->tape = NULL;
+    p->strings = NULL;
+    p->tape_cap = p->strings_cap = 0;
+    size_t tape_room = 2 * entries + 2, strings_room = bytes + JJ_STRING_SLACK + 1;
     if (!jj_grow((void **)&w->tape, &w->tape_cap, w->tape_len + tape_room, sizeof *w->tape) ||
         !jj_grow((void **)&w->strings, &w->strings_cap, w->strings_len + strings_room, 1))
         return 0;
@@ -75,6 +83,77 @@ static void jj_keep_document(jj_window *w, jj_window_doc *d, int parsed) {
     p->tape_cap = p->strings_cap = 0;
 }
 
+/* Takes the lent buffers back after jj_many_field_parse: the value p parsed becomes v's slice. */
+static void jj_keep_value(jj_window *w, jj_window_field *v) {
+    jj_parser *p = w->parser;
+    v->found = 1;
+    v->tape_at = w->tape_len;
+    v->tape_len = p->tape_len;
+    v->strings_at = w->strings_len;
+    v->strings_len = p->strings_len;
+    v->max_depth = p->max_depth;
+    w->tape_len += p->tape_len;
+    w->strings_len += p->strings_len;
+    p->tape = NULL; /* never the parser's to free */
+    p->strings = NULL;
+    p->tape_cap = p->strings_cap = 0;
+}
+
+/* The values of the document just skimmed (spans) into w->values: JJ_OK, JJ_ERR_NOMEM,
+ * or the error of a value the engine refuses (the document is then read whole, and what
+ * was kept of it is dropped). */
+static jj_error jj_keep_values(jj_window *w, jj_many *m, const jj_field_span *spans, jj_window_doc *d) {
+    size_t n = w->fields->count, tape_len = w->tape_len, strings_len = w->strings_len;
+    if (!jj_grow((void **)&w->values, &w->values_cap, w->values_len + n, sizeof *w->values)) return JJ_ERR_NOMEM;
+    d->fields_at = w->values_len;
+    for (size_t f = 0; f < n; f++) {
+        jj_window_field *v = &w->values[d->fields_at + f];
+        memset(v, 0, sizeof *v);
+        if (!spans[f].count) continue; /* missing */
+        size_t at = w->parser->index[spans[f].first] & JJ_LAZY_POS;
+        if (!jj_lend_buffers(w, spans[f].count, spans[f].region_end - at)) return JJ_ERR_NOMEM;
+        jj_error err = jj_many_field_parse(m, &spans[f]);
+        if (err != JJ_OK) {
+            jj_window_doc none;
+            jj_keep_document(w, &none, 0); /* the lent buffers back */
+            w->tape_len = tape_len;
+            w->strings_len = strings_len;
+            return err;
+        }
+        jj_keep_value(w, v);
+    }
+    w->values_len += n;
+    return JJ_OK;
+}
+
+/* The next document of a window with fields (m started with JJ_MANY_LAZY) into d: 1 to
+ * go on, 0 when d ends the window (its error set). */
+static int jj_window_skim_next(jj_window *w, jj_many *m, jj_window_doc *d) {
+    jj_field_span spans[64]; /* a skimmable plan has at most 64 pointers */
+    bool whole = true;
+    d->err = jj_many_next_fields(m, w->fields, spans, &d->start, &d->end, &whole);
+    if (d->err != JJ_OK) return 0;
+    if (!whole) {
+        jj_error err = jj_keep_values(w, m, spans, d);
+        if (err == JJ_OK) {
+            d->skimmed = 1;
+            return 1;
+        }
+        if (err == JJ_ERR_NOMEM) {
+            d->err = err;
+            return 0;
+        }
+    }
+    /* read whole: the plain tape the consumer would get from jj_many_reparse */
+    if (!jj_lend_buffers(w, w->parser->index_len - m->doc_first, w->len)) {
+        d->err = JJ_ERR_NOMEM;
+        return 0;
+    }
+    d->err = jj_many_reparse(m, &d->start, &d->end);
+    jj_keep_document(w, d, d->err == JJ_OK);
+    return d->err == JJ_OK;
+}
+
 void jj_window_retarget(jj_window *w, const uint8_t *buf, size_t len, unsigned flags) {
     jj_window_reset(w);
     w->buf = buf;
@@ -91,6 +170,7 @@ void jj_window_parse(jj_window *w) {
     if (!w->parser || !w->lazy_parser) return; /* a consumer reads no result as NOMEM */
     jj_many m;
     unsigned flags = w->flags | (w->one_per_doc ? JJ_MANY_SPANS : 0);
+    if (w->fields) flags |= JJ_MANY_LAZY; /* as the consumer's own windows for fields= */
     jj_error err = jj_many_start(&m, w->parser, w->buf, w->len, flags);
     w->pending = m.pending;
     w->pending_at = m.pending_at;
@@ -106,7 +186,11 @@ void jj_window_parse(jj_window *w) {
             d->err = err;
             return;
         }
-        if (!w->one_per_doc && !jj_lend_buffers(w, &m)) {
+        if (w->fields) {
+            if (!jj_window_skim_next(w, &m, d)) return;
+            continue;
+        }
+        if (!w->one_per_doc && !jj_lend_buffers(w, w->parser->index_len - m.next, w->len)) {
             d->err = JJ_ERR_NOMEM;
             return;
         }
@@ -124,15 +208,17 @@ void jj_window_parse(jj_window *w) {
 void jj_window_free(jj_window *w) {
     jj_window_reset(w);
     free(w->docs);
+    free(w->values);
     free(w->tape);
     free(w->strings);
     jj_parser_delete(w->parser);
     jj_parser_delete(w->lazy_parser);
     w->parser = w->lazy_parser = NULL;
     w->docs = NULL;
+    w->values = NULL;
     w->tape = NULL;
     w->strings = NULL;
-    w->docs_cap = w->tape_cap = w->strings_cap = 0;
+    w->docs_cap = w->values_cap = w->tape_cap = w->strings_cap = 0;
 }
 
 void jj_window_view(const jj_window *w, size_t i, jj_parser *view) {
@@ -158,4 +244,22 @@ void jj_window_doc_into(jj_window *w, size_t i, jj_parser *p) {
     p->max_depth = doc->max_depth;
     p->error = JJ_OK;
     memset(doc, 0, sizeof *doc);
+}
+
+void jj_window_set_fields(jj_window *w, const jj_fields_plan *plan) {
+    w->fields = plan && plan->skimmable ? plan : NULL;
+}
+
+int jj_window_field_doc(const jj_window *w, size_t i, size_t f, jj_doc *out) {
+    const jj_window_field *v = &w->values[w->docs[i].fields_at + f];
+    memset(out, 0, sizeof *out);
+    if (!v->found) return 0;
+    out->tape = w->tape + v->tape_at;
+    out->tape_len = v->tape_len;
+    out->strings = w->strings + v->strings_at;
+    out->strings_len = v->strings_len;
+    out->max_depth = v->max_depth;
+    out->input = w->buf;
+    out->input_len = w->len;
+    return 1;
 }

@@ -117,6 +117,109 @@ static void compare_lazy(const jj_window *w) {
     jj_parser_delete(p);
 }
 
+/* fields: each document as a jj_many_next_fields loop over the window gives it (the values
+ * found, parsed by jj_many_field_parse; or jj_many_reparse's tape or error). */
+static void compare_fields(const jj_window *w, const jj_fields_plan *plan) {
+    jj_parser *p = jj_parser_new();
+    if (!p) abort(); /* out of memory */
+    jj_many m;
+    CHECK(jj_many_start(&m, p, w->buf, w->len, w->flags | JJ_MANY_LAZY) == JJ_OK, "jj_many_start");
+    jj_field_span spans[8];
+    for (size_t i = 0;; i++) {
+        size_t s = 0, e = 0;
+        bool whole = true;
+        jj_error r = jj_many_next_fields(&m, plan, spans, &s, &e, &whole);
+        if (i >= w->count) {
+            FAIL("fields window has %zu results, one thread more", w->count);
+            break;
+        }
+        const jj_window_doc *d = &w->docs[i];
+        int skimmed = r == JJ_OK && !whole;
+        for (size_t f = 0; skimmed && f < plan->count; f++) {
+            jj_doc value;
+            int found = jj_window_field_doc(w, i, f, &value);
+            if (!spans[f].count) {
+                CHECK(d->skimmed ? !found : 1, "doc %zu field %zu: found a missing value", i, f);
+                continue;
+            }
+            jj_error fr = jj_many_field_parse(&m, &spans[f]);
+            if (fr != JJ_OK) {
+                skimmed = 0;
+                break;
+            }
+            const jj_doc *mine = jj_parser_result(p);
+            CHECK(d->skimmed && found, "doc %zu field %zu: not kept", i, f);
+            if (d->skimmed && found)
+                CHECK(value.tape_len == mine->tape_len && memcmp(value.tape, mine->tape, mine->tape_len * 8) == 0 &&
+                          value.strings_len == mine->strings_len &&
+                          memcmp(value.strings, mine->strings, mine->strings_len) == 0 &&
+                          value.max_depth == mine->max_depth,
+                      "doc %zu field %zu: value tape differs", i, f);
+        }
+        if (r == JJ_OK && !skimmed) r = jj_many_reparse(&m, &s, &e);
+        CHECK(d->err == r && d->start == s && d->end == e && d->skimmed == skimmed,
+              "fields doc %zu: %d [%zu,%zu) %d vs %d [%zu,%zu) %d", i, d->err, d->start, d->end, d->skimmed, r, s, e,
+              skimmed);
+        if (r == JJ_OK && !skimmed) {
+            jj_parser *holder = jj_parser_new();
+            if (!holder) abort(); /* out of memory */
+            jj_window_view(w, i, holder);
+            const jj_doc *view = jj_parser_result(holder), *mine = jj_parser_result(p);
+            CHECK(view->tape_len == mine->tape_len && memcmp(view->tape, mine->tape, mine->tape_len * 8) == 0,
+                  "fields doc %zu: whole tape differs", i);
+            jj_window_unview(holder);
+            jj_parser_delete(holder);
+        }
+        if (r != JJ_OK) {
+            CHECK(i + 1 == w->count, "fields: results after the last: %zu of %zu", i + 1, w->count);
+            break;
+        }
+    }
+    jj_parser_delete(p);
+}
+
+static void run_stream_fields(size_t docs, int bad, size_t batch, unsigned workers) {
+    const char *ptrs[] = {"/id", "/a/b", "/big", "/caf\xc3\xa9", "/nope"};
+    size_t lens[5];
+    for (size_t f = 0; f < 5; f++) lens[f] = strlen(ptrs[f]);
+    jj_fields_plan *plan = jj_fields_plan_new(ptrs, lens, 5);
+    if (!plan) abort(); /* out of memory */
+    CHECK(plan->skimmable, "plan skimmable");
+    size_t len;
+    uint8_t *buf = make_stream(docs, bad, &len);
+    size_t count = 0;
+    for (size_t at = 0; at < len; at = window_end(buf, len, at, batch)) count++;
+    jj_window *ws = calloc(count, sizeof *ws);
+    if (!ws) abort();
+    size_t k = 0;
+    for (size_t at = 0; at < len; k++) {
+        size_t end = window_end(buf, len, at, batch);
+        jj_window_init(&ws[k], buf + at, end - at, end < len ? JJ_MANY_MORE_INPUT : 0, 0);
+        jj_window_set_fields(&ws[k], plan);
+        if (jj_pool_submit(&ws[k].task, workers) != 0) jj_window_parse(&ws[k]);
+        at = end;
+    }
+    size_t skimmed = 0, whole = 0;
+    for (k = 0; k < count; k++) {
+        CHECK(jj_pool_wait(&ws[k].task) == JJ_TASK_DONE, "window %zu not done", k);
+        compare_fields(&ws[k], plan);
+        for (size_t i = 0; i < ws[k].count; i++) {
+            skimmed += ws[k].docs[i].skimmed;
+            whole += ws[k].docs[i].err == JJ_OK && !ws[k].docs[i].skimmed;
+        }
+        if (k == 0) { /* parsed again in place: the same */
+            jj_window_retarget(&ws[k], ws[k].buf, ws[k].len, ws[k].flags);
+            jj_window_parse(&ws[k]);
+            compare_fields(&ws[k], plan);
+        }
+        jj_window_free(&ws[k]);
+    }
+    CHECK(skimmed > docs / 20 && whole > docs / 20, "skimmed %zu, read whole %zu of %zu", skimmed, whole, docs);
+    free(ws);
+    free(buf);
+    jj_fields_plan_delete(plan);
+}
+
 static void run_stream(size_t docs, int bad, size_t batch, unsigned workers, int lazy) {
     size_t len;
     uint8_t *buf = make_stream(docs, bad, &len);
@@ -231,6 +334,7 @@ int main(void) {
             run_stream(3000, 0, batches[b], workers, 0);
             run_stream(3000, 1, batches[b], workers, 0);
             run_stream(1500, 1, batches[b], workers, 1);
+            run_stream_fields(3000, 1, batches[b], workers);
         }
     }
     test_cancel();

@@ -133,6 +133,18 @@ int jj_many_check_utf8(jj_many_iter *it, size_t start, size_t end);
  * refuses or leaves to json, the document is read again the whole way instead: 1 with
  * *err, *start, *end jj_many_reparse's (a plain tape). -1 with an exception. */
 int jj_many_skim_fields(jj_many_iter *it, jj_error *err, size_t *start, size_t *end);
+/* The value of a one-value tape (at tape index 0, read from `input`) that the skim found
+ * for a field: a new reference; NULL with an exception (MemoryError); or NULL without
+ * one when the whole document must be read instead (too deep, an int past the digits
+ * limit: json decides). */
+PyObject *jj_many_field_value(jj_many_iter *it, const jj_doc *doc, const uint8_t *input);
+/* Field i of the document in hand, as jj_many_field_value gives it (the default value
+ * when missing). */
+typedef PyObject *(*jj_field_value_fn)(jj_many_iter *it, void *ctx, Py_ssize_t i);
+/* What fields= gives for the document in hand, from field(it, ctx, i) for each pointer,
+ * into it->skim_value: 0; 1 (nothing raised) when a field says the whole document must be
+ * read instead; -1 with an exception. */
+int jj_many_build_fields(jj_many_iter *it, jj_field_value_fn field, void *ctx);
 
 /* many.c: the bytes of the window the iterator opens at buf[pos] when it wants `want`. */
 size_t jj_many_window_size(const jj_many_iter *it, size_t pos, size_t want);
@@ -143,7 +155,9 @@ int jj_threads_start(jj_many_iter *it, Py_ssize_t workers);
  * the window opened), 0 when the caller opens it (what is ahead is dropped when it is
  * not that window, and reading ahead goes on after it), -1 with an exception. */
 int jj_threads_open(jj_many_iter *it, size_t want);
-/* jj_many_next's result for the next document of it->ahead (it->ahead_view set). */
+/* jj_many_next's result for the next document of it->ahead (it->ahead_view set); for a
+ * document the worker skimmed, JJ_OK with it->skim_value built (JJ_ERR_VALUE when it must
+ * be read again here, JJ_ERR_NOMEM with MemoryError). */
 jj_error jj_threads_next(jj_many_iter *it, size_t *start, size_t *end);
 /* The lazy tape of that document into it->doc_parser (parse_many): jj_parse_lazy's result. */
 jj_error jj_threads_take_lazy(jj_many_iter *it);

@@ -76,42 +76,44 @@ static PyObject *jj_fields_of(jj_many_iter *it, jj_parser *p, const uint8_t *inp
 
 /* ---- fields= on a skimmed document ---- */
 
-/* The value of one span found by the skim: a new reference; NULL with an exception;
- * or NULL without one when the whole document must be read instead (the engine refuses
- * the value, or leaves it to json: too deep, an int past the digits limit). */
-static PyObject *jj_skimmed_field(jj_many_iter *it, const jj_field_span *span) {
-    if (!span->count) return Py_NewRef(it->default_value);
-    jj_error err = jj_many_field_parse(&it->many, span);
-    if (err == JJ_ERR_NOMEM) return PyErr_NoMemory();
-    if (err != JJ_OK) return NULL;
-    const jj_doc *doc = jj_parser_result(it->parser);
+PyObject *jj_many_field_value(jj_many_iter *it, const jj_doc *doc, const uint8_t *input) {
     int room = jj_depth_check(doc);
     if (room <= 0) {
         PyErr_Clear(); /* the whole document's depth decides which error */
         return NULL;
     }
-    PyObject *v = jj_build_value_at(it->st, doc, it->cur_input, 0);
+    PyObject *v = jj_build_value_at(it->st, doc, input, 0);
     if (!v && !PyErr_ExceptionMatches(PyExc_MemoryError)) PyErr_Clear(); /* json decides */
     return v;
 }
 
-int jj_many_skim_fields(jj_many_iter *it, jj_error *err, size_t *start, size_t *end) {
+/* The value of span i found by the skim of the document in hand (jj_many_field_value's
+ * results), parsed here. */
+static PyObject *jj_skimmed_field(jj_many_iter *it, void *unused, Py_ssize_t i) {
+    (void)unused;
+    const jj_field_span *span = &it->field_spans[i];
+    if (!span->count) return Py_NewRef(it->default_value);
+    jj_error err = jj_many_field_parse(&it->many, span);
+    if (err == JJ_ERR_NOMEM) return PyErr_NoMemory();
+    if (err != JJ_OK) return NULL;
+    return jj_many_field_value(it, jj_parser_result(it->parser), it->cur_input);
+}
+
+int jj_many_build_fields(jj_many_iter *it, jj_field_value_fn field, void *ctx) {
     Py_ssize_t n = PyTuple_GET_SIZE(it->fields);
     PyObject *out = it->single ? NULL : PyTuple_New(n);
     if (!it->single && !out) return -1;
     int gc_was_enabled = PyGC_Disable();
     PyObject *v = NULL;
     for (Py_ssize_t i = 0; i < n; i++) {
-        v = jj_skimmed_field(it, &it->field_spans[i]);
+        v = field(it, ctx, i);
         if (!v) break;
         if (out) PyTuple_SET_ITEM(out, i, v);
     }
     if (gc_was_enabled) PyGC_Enable();
     if (!v) {
         Py_XDECREF(out);
-        if (PyErr_Occurred()) return -1;
-        *err = jj_many_reparse(&it->many, start, end);
-        return 1;
+        return PyErr_Occurred() ? -1 : 1;
     }
     if (out && PyObject_GC_IsTracked(out)) { /* as the collector would, without it walking there */
         int holds_container = 0;
@@ -123,6 +125,12 @@ int jj_many_skim_fields(jj_many_iter *it, jj_error *err, size_t *start, size_t *
     }
     it->skim_value = out ? out : v;
     return 0;
+}
+
+int jj_many_skim_fields(jj_many_iter *it, jj_error *err, size_t *start, size_t *end) {
+    int r = jj_many_build_fields(it, jj_skimmed_field, NULL);
+    if (r == 1) *err = jj_many_reparse(&it->many, start, end);
+    return r;
 }
 
 /* ---- values ---- */

@@ -11,6 +11,12 @@
  * stream where that keeps happening (documents over several lines) is read on this
  * thread alone.
  *
+ * With fields= (a skimmable plan) the worker skims its window as jj_many_next_fields
+ * does here and parses the values found (jj_window_set_fields): this thread only builds
+ * their objects. A document the worker could not finish that way (an error, a value too
+ * deep or with too many digits for this thread's limits) is read again here from its
+ * start, as threads=None reads it (many.c restarts there on any document error).
+ *
  * Only input held in memory in the formats "whitespace" and "lines" reads ahead; file
  * objects and Decoder chunks, "json_seq", "comma" and "array" are read on this thread. */
 #include <stdlib.h>
@@ -124,6 +130,8 @@ static void jj_plan(jj_many_iter *it, jj_many_threads *t) {
             w = malloc(sizeof *w);
             if (!w) return; /* read here instead */
             jj_window_init(w, it->buf + t->plan_at, n, flags, it->spans);
+            /* the skim on the worker (not for views or type=, which read whole documents) */
+            jj_window_set_fields(w, it->typed_plan || it->spans ? NULL : it->fields_plan);
             t->slots[slot] = w;
         } else {
             jj_window_retarget(w, it->buf + t->plan_at, n, flags);
@@ -180,6 +188,15 @@ int jj_threads_open(jj_many_iter *it, size_t want) {
     return 0;
 }
 
+/* Field i of the skimmed document in hand: its one-value tape in the window. */
+static PyObject *jj_ahead_field(jj_many_iter *it, void *unused, Py_ssize_t i) {
+    (void)unused;
+    jj_window *w = it->ahead;
+    jj_doc value;
+    if (!jj_window_field_doc(w, it->ahead_next - 1, (size_t)i, &value)) return Py_NewRef(it->default_value);
+    return jj_many_field_value(it, &value, w->buf);
+}
+
 jj_error jj_threads_next(jj_many_iter *it, size_t *start, size_t *end) {
     jj_window *w = it->ahead;
     if (w->count == 0) { /* the worker could not even allocate its results */
@@ -194,6 +211,14 @@ jj_error jj_threads_next(jj_many_iter *it, size_t *start, size_t *end) {
     const jj_window_doc *d = &w->docs[i];
     *start = d->start;
     *end = d->end;
+    if (d->skimmed) { /* the worker parsed the values found: only their objects are built here */
+        int r = jj_many_build_fields(it, jj_ahead_field, NULL);
+        if (r < 0) return JJ_ERR_NOMEM; /* MemoryError is the only exception it lets through */
+        /* 1: a value json must decide (too deep, too many digits). Any document error
+         * makes the iterator read the document again here, from its start, as a window
+         * of its own (many.c): exactly as threads=None does. */
+        return r == 0 ? JJ_OK : JJ_ERR_VALUE;
+    }
     if (d->err == JJ_OK && !w->one_per_doc) jj_window_view(w, i, it->ahead_view);
     return d->err;
 }
