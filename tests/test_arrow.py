@@ -545,3 +545,17 @@ def test_hypothesis_common_timestamps(texts):
             assert isinstance(got, Exception), (texts, exp)
         else:
             assert not isinstance(got, Exception) and got.equals(exp), (texts, got)
+
+
+@pytest.mark.parametrize("n", [(1 << 20) - 63, (1 << 20) - 40, (1 << 20) - 5])
+@pytest.mark.parametrize("threads", [1, None])
+def test_a_first_buffer_just_below_the_mapped_size(n, threads):
+    # a string column's first buffer of n bytes is rounded up to the 1 MiB from which
+    # buffers are mapped: it must then be a mapping, or its release unmaps a malloc'd block
+    # and its growth (the rows after it) fails with a MemoryError
+    data = b'{"s":"%s","i":1}\n' % (b"x" * n) + b'{"s":"%s","i":2}\n' % (b"y" * 200) * 3
+    want = oracle(data)
+    for _ in range(3):
+        table = ours(data, threads=threads)
+        assert not isinstance(table, Exception), table
+        assert table.equals(want)

@@ -25,6 +25,7 @@ static int buf_grow(ab_buf *b, size_t extra) {
     if (need < b->len || need > SIZE_MAX / 4) return -1;
     size_t cap = b->cap ? b->cap * 2 : 64;
     if (cap < need) cap = need;
+    cap = (cap + 63) & ~(size_t)63; /* before the choice: buf_release goes by the size */
     uint8_t *data;
     if (cap >= AB_MAP_MIN) {
         cap = (cap + 65535) & ~(size_t)65535; /* whole pages of any size up to 64 KiB */
@@ -41,7 +42,6 @@ static int buf_grow(ab_buf *b, size_t extra) {
         if (data == MAP_FAILED) return -1;
         if (b->len) memcpy(data, b->data, b->len);
     } else {
-        cap = (cap + 63) & ~(size_t)63;
         data = aligned_alloc(64, cap);
         if (!data) return -1;
         if (b->len) memcpy(data, b->data, b->len);

@@ -430,9 +430,9 @@ static PyObject *jj_next_document(jj_many_iter *it) {
         }
         if (it->ahead && it->fields_plan && err != JJ_OK && err != JJ_ERR_EMPTY && err != JJ_ERR_INCOMPLETE &&
             err != JJ_ERR_NOMEM) {
-            /* the window ahead was parsed whole, unreached values and all: this document is
-             * read here, skimmed, from its start (a window jj_threads_open does not plan
-             * leaves it to this thread) */
+            /* a document the worker could not finish (an error, or a value json must
+             * decide) is read here, skimmed, from its start (a window jj_threads_open does
+             * not plan leaves it to this thread) */
             jj_restart_at(it, it->window + s);
             it->want_next = it->batch + 1;
             continue;
