@@ -104,12 +104,12 @@ def fields_fn(t):
 
 
 def feed_in_chunks(data, size=65536):
-    """What a socket reader does: the input fed to one Decoder in chunks, then closed."""
+    """What a socket reader does: the input fed to one Decoder in chunks (bytes, as
+    socket.recv gives them), then closed."""
     dec = jetjson.Decoder()
     out = []
-    view = memoryview(data)
     for at in range(0, len(data), size):
-        out.extend(dec.feed(view[at:at + size]))
+        out.extend(dec.feed(data[at:at + size]))
     out.extend(dec.close())
     return out
 

@@ -56,7 +56,9 @@ typedef struct jj_kernels {
     const char *name; /* "scalar", "sse42", "avx2", "neon" */
     /* Stage 1: writes the positions of structural characters ({}[]:, the opening quote
      * of each string, the first byte of each other token) to out (room for len + 64
-     * entries: whole groups of entries are written), and validates UTF-8. Returns the count, or sets *err and *err_off. */
+     * entries: whole groups of entries are written), and validates UTF-8. Returns the count, or sets *err and *err_off.
+     * JJ_ERR_UNCLOSED_STRING (the input ends inside a string) names the string's opening
+     * quote in *err_off and returns the entries up to and including it. */
     size_t (*stage1)(const uint8_t *buf, size_t len, uint32_t *out, jj_error *err,
                      size_t *err_off);
     /* Returns the offset from p of the first '"', '\\' or byte < 0x20 in [p, end), or

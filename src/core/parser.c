@@ -332,13 +332,24 @@ jj_error jj_many_start(jj_many *m, jj_parser *p, const uint8_t *buf, size_t len,
      * the opening quote when that cut lands inside a string (again until the index
      * holds; each cut is shorter than the last) */
     while (err == JJ_ERR_UTF8 || err == JJ_ERR_UNCLOSED_STRING) {
-        size_t cut = err == JJ_ERR_UTF8 ? p->error_offset : jj_open_string_at(buf, m->scanned);
+        /* stage 1 names the unclosed string's quote; the byte walk is for a kernel that
+         * did not */
+        size_t cut = err == JJ_ERR_UTF8 || (p->error_offset < m->scanned && buf[p->error_offset] == '"')
+                         ? p->error_offset
+                         : jj_open_string_at(buf, m->scanned);
         if (cut >= m->scanned) cut = m->scanned ? m->scanned - 1 : 0;
         if (m->pending == JJ_OK) { /* the first problem is the one to report */
             m->pending = err;
             m->pending_at = cut;
         }
         m->scanned = cut;
+        /* stage 1 left the entries before an unclosed string's quote: they are the index
+         * of buf[0, cut), no second pass needed */
+        if (err == JJ_ERR_UNCLOSED_STRING && p->index_len && p->index[p->index_len - 1] == cut) {
+            p->index_len--;
+            p->error = err = JJ_OK;
+            break;
+        }
         err = jj_index(p, k, buf, cut);
     }
     return err;

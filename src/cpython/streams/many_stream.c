@@ -307,7 +307,13 @@ static PyObject *jj_stream_feed(PyObject *self, PyObject *chunk) {
     if (rc < 0) return NULL;
     if (it->gated && !jj_stream_gate_opens(it)) return PyList_New(0);
     it->busy = 1;
+    /* the documents are built with the cyclic collector paused; the list that holds them
+     * is made so too, or it would run every collection their objects made due at each
+     * feed (1.47x the time of loads_many over the same bytes in 64 KB chunks; 1.07x
+     * with the collector off for both) */
+    int gc_was_enabled = PyGC_Disable();
     PyObject *out = jj_stream_drain(it);
+    if (gc_was_enabled) PyGC_Enable();
     it->busy = 0;
     return out;
 }
@@ -319,7 +325,9 @@ static PyObject *jj_stream_close(PyObject *self, PyObject *unused) {
     it->eof = 1;
     it->window_open = 0; /* what was cut by the end of the chunks is read as the end */
     it->busy = 1;
+    int gc_was_enabled = PyGC_Disable(); /* as in feed */
     PyObject *out = jj_stream_drain(it);
+    if (gc_was_enabled) PyGC_Enable();
     it->busy = 0;
     it->done = 1;
     if (out && it->failure) {

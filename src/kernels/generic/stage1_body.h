@@ -299,9 +299,11 @@ static inline __attribute__((always_inline)) size_t jj_stage1_body(
     }
 #endif
     if (st.in_string) {
+        /* at the string's opening quote: the last entry, as nothing inside a string is
+         * one (where a stream cuts a buffer that ends inside a string) */
         *err = JJ_ERR_UNCLOSED_STRING;
-        *err_off = len;
-        return 0;
+        *err_off = w > out ? (size_t)(w[-1] & (mode == JJ_STAGE1_LAZY ? JJ_LAZY_POS : UINT32_MAX)) : len;
+        return (size_t)(w - out); /* the entries up to that quote stand */
     }
     *err = JJ_OK;
     return (size_t)(w - out);
