@@ -18,10 +18,10 @@ import jetjson
 
 try:
     from conftest import data_params, first_difference, hyp_settings, read_bytes, traced_growth
-    from test_many import Err, oracle, same
+    from test_many import Err, follow, oracle, same
 except ImportError:  # tests/ turned into a package
     from .conftest import data_params, first_difference, hyp_settings, read_bytes, traced_growth
-    from .test_many import Err, oracle, same
+    from .test_many import Err, follow, oracle, same
 
 NDJSON = data_params("ndjson", suffix=".ndjson")
 CORPUS = data_params("corpus")
@@ -33,23 +33,6 @@ def first_wins(pairs):
     for k, v in pairs:
         out.setdefault(k, v)
     return out
-
-
-def follow(value, pointer, default):
-    """The value at an RFC 6901 pointer, as fields= follows it."""
-    for token in pointer[1:].split("/") if pointer else []:
-        token = token.replace("~1", "/").replace("~0", "~")
-        if isinstance(value, dict):
-            if token not in value:
-                return default
-            value = value[token]
-        elif isinstance(value, list):
-            if not token.isdigit() or (token != "0" and token[0] == "0") or int(token) >= len(value):
-                return default
-            value = value[int(token)]
-        else:
-            return default
-    return value
 
 
 def expected_fields(texts, pointers, default=None, single=False):

@@ -66,37 +66,35 @@ static int jj_lend_buffers(jj_window *w, size_t entries, size_t bytes) {
     return 1;
 }
 
-/* Takes the lent buffers back: the document p parsed becomes d's slice. */
-static void jj_keep_document(jj_window *w, jj_window_doc *d, int parsed) {
+/* The parse p just made in the window's lent buffers becomes the slice at *tape_at...,
+ * and the buffers go back to the window (they were never the parser's to free). */
+static void jj_keep_slice(jj_window *w, size_t *tape_at, size_t *tape_len, size_t *strings_at, size_t *strings_len,
+                          size_t *max_depth) {
     jj_parser *p = w->parser;
-    if (parsed) {
-        d->tape_at = w->tape_len;
-        d->tape_len = p->tape_len;
-        d->strings_at = w->strings_len;
-        d->strings_len = p->strings_len;
-        d->max_depth = p->max_depth;
+    if (tape_at) {
+        *tape_at = w->tape_len;
+        *tape_len = p->tape_len;
+        *strings_at = w->strings_len;
+        *strings_len = p->strings_len;
+        *max_depth = p->max_depth;
         w->tape_len += p->tape_len;
         w->strings_len += p->strings_len;
     }
-    p->tape = NULL; /* never the parser's to free */
+    p->tape = NULL;
     p->strings = NULL;
     p->tape_cap = p->strings_cap = 0;
 }
 
+/* Takes the lent buffers back: the document p parsed becomes d's slice. */
+static void jj_keep_document(jj_window *w, jj_window_doc *d, int parsed) {
+    if (parsed) jj_keep_slice(w, &d->tape_at, &d->tape_len, &d->strings_at, &d->strings_len, &d->max_depth);
+    else jj_keep_slice(w, NULL, NULL, NULL, NULL, NULL);
+}
+
 /* Takes the lent buffers back after jj_many_field_parse: the value p parsed becomes v's slice. */
 static void jj_keep_value(jj_window *w, jj_window_field *v) {
-    jj_parser *p = w->parser;
     v->found = 1;
-    v->tape_at = w->tape_len;
-    v->tape_len = p->tape_len;
-    v->strings_at = w->strings_len;
-    v->strings_len = p->strings_len;
-    v->max_depth = p->max_depth;
-    w->tape_len += p->tape_len;
-    w->strings_len += p->strings_len;
-    p->tape = NULL; /* never the parser's to free */
-    p->strings = NULL;
-    p->tape_cap = p->strings_cap = 0;
+    jj_keep_slice(w, &v->tape_at, &v->tape_len, &v->strings_at, &v->strings_len, &v->max_depth);
 }
 
 /* The values of the document just skimmed (spans) into w->values: JJ_OK, JJ_ERR_NOMEM,

@@ -61,6 +61,22 @@ static size_t window_end(const uint8_t *buf, size_t len, size_t at, size_t batch
 }
 
 /* One window read on this thread with jj_many_next, compared with w (parsed elsewhere). */
+
+/* The window's document i, viewed, against what one thread's parser p holds for it. */
+static void check_view(const jj_window *w, size_t i, jj_parser *p, const char *what) {
+    jj_parser *holder = jj_parser_new();
+    if (!holder) abort(); /* out of memory */
+    jj_window_view(w, i, holder);
+    const jj_doc *view = jj_parser_result(holder), *mine = jj_parser_result(p);
+    CHECK(view->tape_len == mine->tape_len && memcmp(view->tape, mine->tape, mine->tape_len * sizeof *mine->tape) == 0,
+          "%s %zu: tape differs", what, i);
+    CHECK(view->strings_len == mine->strings_len && memcmp(view->strings, mine->strings, mine->strings_len) == 0,
+          "%s %zu: strings differ", what, i);
+    CHECK(view->max_depth == mine->max_depth, "%s %zu: depth", what, i);
+    jj_window_unview(holder);
+    jj_parser_delete(holder);
+}
+
 static void compare_window(const jj_window *w, unsigned flags) {
     jj_parser *p = jj_parser_new();
     if (!p) abort(); /* out of memory */
@@ -79,19 +95,7 @@ static void compare_window(const jj_window *w, unsigned flags) {
         const jj_window_doc *d = &w->docs[i];
         CHECK(d->err == r && d->start == s && d->end == e, "doc %zu: %d [%zu,%zu) vs %d [%zu,%zu)", i, d->err,
               d->start, d->end, r, s, e);
-        if (r == JJ_OK) {
-            jj_parser *holder = jj_parser_new();
-            if (!holder) abort(); /* out of memory */
-            jj_window_view(w, i, holder);
-            const jj_doc *view = jj_parser_result(holder), *mine = jj_parser_result(p);
-            CHECK(view->tape_len == mine->tape_len && memcmp(view->tape, mine->tape, mine->tape_len * sizeof *mine->tape) == 0,
-                  "doc %zu: tape differs", i);
-            CHECK(view->strings_len == mine->strings_len && memcmp(view->strings, mine->strings, mine->strings_len) == 0,
-                  "doc %zu: strings differ", i);
-            CHECK(view->max_depth == mine->max_depth, "doc %zu: depth", i);
-            jj_window_unview(holder);
-            jj_parser_delete(holder);
-        }
+        if (r == JJ_OK) check_view(w, i, p, "doc");
         if (r != JJ_OK) {
             CHECK(i + 1 == w->count, "results after the last: %zu of %zu", i + 1, w->count);
             break;
@@ -160,22 +164,33 @@ static void compare_fields(const jj_window *w, const jj_fields_plan *plan) {
         CHECK(d->err == r && d->start == s && d->end == e && d->skimmed == skimmed,
               "fields doc %zu: %d [%zu,%zu) %d vs %d [%zu,%zu) %d", i, d->err, d->start, d->end, d->skimmed, r, s, e,
               skimmed);
-        if (r == JJ_OK && !skimmed) {
-            jj_parser *holder = jj_parser_new();
-            if (!holder) abort(); /* out of memory */
-            jj_window_view(w, i, holder);
-            const jj_doc *view = jj_parser_result(holder), *mine = jj_parser_result(p);
-            CHECK(view->tape_len == mine->tape_len && memcmp(view->tape, mine->tape, mine->tape_len * 8) == 0,
-                  "fields doc %zu: whole tape differs", i);
-            jj_window_unview(holder);
-            jj_parser_delete(holder);
-        }
+        if (r == JJ_OK && !skimmed) check_view(w, i, p, "fields doc");
         if (r != JJ_OK) {
             CHECK(i + 1 == w->count, "fields: results after the last: %zu of %zu", i + 1, w->count);
             break;
         }
     }
     jj_parser_delete(p);
+}
+
+/* buf[0, len) cut into windows of about `batch` bytes, each set up (lazy, or skimming for
+ * plan when not NULL) and handed to the pool (parsed here when it refuses): *count. */
+static jj_window *submit_windows(const uint8_t *buf, size_t len, size_t batch, unsigned workers, int lazy,
+                                 const jj_fields_plan *plan, size_t *count) {
+    size_t n = 0;
+    for (size_t at = 0; at < len; at = window_end(buf, len, at, batch)) n++;
+    jj_window *ws = calloc(n, sizeof *ws);
+    if (!ws) abort(); /* out of memory */
+    size_t k = 0;
+    for (size_t at = 0; at < len; k++) {
+        size_t end = window_end(buf, len, at, batch);
+        jj_window_init(&ws[k], buf + at, end - at, end < len ? JJ_MANY_MORE_INPUT : 0, lazy);
+        if (plan) jj_window_set_fields(&ws[k], plan);
+        if (jj_pool_submit(&ws[k].task, workers) != 0) jj_window_parse(&ws[k]);
+        at = end;
+    }
+    *count = n;
+    return ws;
 }
 
 static void run_stream_fields(size_t docs, int bad, size_t batch, unsigned workers) {
@@ -185,22 +200,11 @@ static void run_stream_fields(size_t docs, int bad, size_t batch, unsigned worke
     jj_fields_plan *plan = jj_fields_plan_new(ptrs, lens, 5);
     if (!plan) abort(); /* out of memory */
     CHECK(plan->skimmable, "plan skimmable");
-    size_t len;
+    size_t len, count;
     uint8_t *buf = make_stream(docs, bad, &len);
-    size_t count = 0;
-    for (size_t at = 0; at < len; at = window_end(buf, len, at, batch)) count++;
-    jj_window *ws = calloc(count, sizeof *ws);
-    if (!ws) abort();
-    size_t k = 0;
-    for (size_t at = 0; at < len; k++) {
-        size_t end = window_end(buf, len, at, batch);
-        jj_window_init(&ws[k], buf + at, end - at, end < len ? JJ_MANY_MORE_INPUT : 0, 0);
-        jj_window_set_fields(&ws[k], plan);
-        if (jj_pool_submit(&ws[k].task, workers) != 0) jj_window_parse(&ws[k]);
-        at = end;
-    }
+    jj_window *ws = submit_windows(buf, len, batch, workers, 0, plan, &count);
     size_t skimmed = 0, whole = 0;
-    for (k = 0; k < count; k++) {
+    for (size_t k = 0; k < count; k++) {
         CHECK(jj_pool_wait(&ws[k].task) == JJ_TASK_DONE, "window %zu not done", k);
         compare_fields(&ws[k], plan);
         for (size_t i = 0; i < ws[k].count; i++) {
@@ -221,22 +225,11 @@ static void run_stream_fields(size_t docs, int bad, size_t batch, unsigned worke
 }
 
 static void run_stream(size_t docs, int bad, size_t batch, unsigned workers, int lazy) {
-    size_t len;
+    size_t len, count;
     uint8_t *buf = make_stream(docs, bad, &len);
-    size_t count = 0;
-    for (size_t at = 0; at < len; at = window_end(buf, len, at, batch)) count++;
-    jj_window *ws = calloc(count, sizeof *ws);
-    if (!ws) abort();
-    size_t k = 0;
-    for (size_t at = 0; at < len; k++) {
-        size_t end = window_end(buf, len, at, batch);
-        unsigned flags = end < len ? JJ_MANY_MORE_INPUT : 0;
-        jj_window_init(&ws[k], buf + at, end - at, flags, lazy);
-        if (jj_pool_submit(&ws[k].task, workers) != 0) jj_window_parse(&ws[k]);
-        at = end;
-    }
+    jj_window *ws = submit_windows(buf, len, batch, workers, lazy, NULL, &count);
     size_t docs_seen = 0;
-    for (k = 0; k < count; k++) {
+    for (size_t k = 0; k < count; k++) {
         CHECK(jj_pool_wait(&ws[k].task) == JJ_TASK_DONE, "window %zu not done", k);
         if (lazy) {
             compare_lazy(&ws[k]);
