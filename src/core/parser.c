@@ -398,9 +398,9 @@ static int jj_buffer_reserve_empty(void **buf, size_t *cap, size_t need, size_t 
     return 1;
 }
 
-/* JJ_MANY_LAZY: the lazy stage 2 from the document's first entry, stopping where its value
- * ends, so the bracket count that otherwise finds the end first (a second walk over the
- * same entries) is not needed. JJ_OK with the entries it took in *used; JJ_ERR_NOMEM; any
+/* Stage 2 (the lazy one with JJ_MANY_LAZY, else the plain one) from the document's first
+ * entry, stopping where its value ends, so the bracket count that otherwise finds the end
+ * first (a second walk over the same entries) is not needed. JJ_OK with the entries it took in *used; JJ_ERR_NOMEM; any
  * other verdict only means "not taken": the counting way then reads the document as
  * before, so what it accepts, refuses or leaves for more input does not change. */
 static jj_error jj_many_walk(jj_many *m, int lazy, size_t first, size_t *used) {
