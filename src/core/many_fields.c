@@ -34,7 +34,8 @@ jj_fields_plan *jj_fields_plan_new(const char *const *ptrs, const size_t *lens, 
     if (!plan) return NULL;
     plan->count = count;
     plan->ntokens = calloc(count ? count : 1, sizeof *plan->ntokens);
-    plan->tokens = calloc(count ? count * JJ_FIELDS_MAX_TOKENS : 1, sizeof *plan->tokens);
+    /* tokens only for a set that may be skimmed: a long list reads whole documents */
+    plan->tokens = calloc(count && count <= JJ_FIELDS_MAX ? count * JJ_FIELDS_MAX_TOKENS : 1, sizeof *plan->tokens);
     if (!plan->ntokens || !plan->tokens) {
         jj_fields_plan_delete(plan);
         return NULL;
