@@ -34,9 +34,9 @@ struct jj_parser {
     size_t tape_cap, strings_cap;
     uint32_t *stack;        /* open containers during stage 2 (tape indexes) */
     size_t stack_cap;
-    /* The lazy stage 2 as jj_many_next's walk: with walk_stops set it ends at the end of
-     * the first value instead of refusing the entries after it, and says in walk_used
-     * how many entries that value took. */
+    /* Stage 2 (lazy or plain) as jj_many_next's walk: with walk_stops set it ends at the
+     * end of the first value instead of refusing the entries after it, and says in
+     * walk_used how many entries that value took. */
     int walk_stops;
     size_t walk_used;
 };
