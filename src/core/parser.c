@@ -247,23 +247,6 @@ int jj_utf8_cut_short(const uint8_t *buf, size_t len, size_t at) {
     return 1;
 }
 
-/* The opening quote of the string that buf[0..len) ends inside (the caller knows it
- * does). A scalar walk, taken only when a buffer ends inside a string. */
-static size_t jj_open_string_at(const uint8_t *buf, size_t len) {
-    size_t quote = 0;
-    int in_string = 0;
-    for (size_t i = 0; i < len; i++) {
-        if (in_string) {
-            if (buf[i] == '\\') i++;
-            else if (buf[i] == '"') in_string = 0;
-        } else if (buf[i] == '"') {
-            in_string = 1;
-            quote = i;
-        }
-    }
-    return quote;
-}
-
 /* JJ_MANY_LAZY: the lazy stage 1 over the whole buffer, with its length after the last
  * entry (stage2_lazy ends the last string there). 1 when it took every byte; 0 when the
  * caller indexes the usual way (p->error JJ_ERR_NOMEM when memory ran out). */
@@ -328,23 +311,19 @@ jj_error jj_many_start(jj_many *m, jj_parser *p, const uint8_t *buf, size_t len,
         m->flags &= ~JJ_MANY_LAZY;
     }
     jj_error err = jj_index(p, k, buf, len);
-    /* the documents before the bad bytes are still read: index up to them, and up to
-     * the opening quote when that cut lands inside a string (again until the index
-     * holds; each cut is shorter than the last) */
+    /* the documents before the bad bytes are still read: index up to them (the bad UTF-8
+     * byte, or the opening quote of a string the input ends inside; stage 1 names both),
+     * again until the index holds; each cut is shorter than the last */
     while (err == JJ_ERR_UTF8 || err == JJ_ERR_UNCLOSED_STRING) {
-        /* stage 1 names the unclosed string's quote; the byte walk is for a kernel that
-         * did not */
-        size_t cut = err == JJ_ERR_UTF8 || (p->error_offset < m->scanned && buf[p->error_offset] == '"')
-                         ? p->error_offset
-                         : jj_open_string_at(buf, m->scanned);
+        size_t cut = p->error_offset;
         if (cut >= m->scanned) cut = m->scanned ? m->scanned - 1 : 0;
         if (m->pending == JJ_OK) { /* the first problem is the one to report */
             m->pending = err;
             m->pending_at = cut;
         }
         m->scanned = cut;
-        /* stage 1 left the entries before an unclosed string's quote: they are the index
-         * of buf[0, cut), no second pass needed */
+        /* stage 1 kept the entries up to an unclosed string's quote: without the quote,
+         * they are the index of buf[0, cut), no second pass needed */
         if (err == JJ_ERR_UNCLOSED_STRING && p->index_len && p->index[p->index_len - 1] == cut) {
             p->index_len--;
             p->error = err = JJ_OK;
@@ -400,9 +379,10 @@ static int jj_buffer_reserve_empty(void **buf, size_t *cap, size_t need, size_t 
 
 /* Stage 2 (the lazy one with JJ_MANY_LAZY, else the plain one) from the document's first
  * entry, stopping where its value ends, so the bracket count that otherwise finds the end
- * first (a second walk over the same entries) is not needed. JJ_OK with the entries it took in *used; JJ_ERR_NOMEM; any
- * other verdict only means "not taken": the counting way then reads the document as
- * before, so what it accepts, refuses or leaves for more input does not change. */
+ * first (a second walk over the same entries) is not needed. JJ_OK with the entries it
+ * took in *used; JJ_ERR_NOMEM; any other verdict only means "not taken": the counting way
+ * then reads the document as before, so what it accepts, refuses or leaves for more input
+ * does not change. */
 static jj_error jj_many_walk(jj_many *m, int lazy, size_t first, size_t *used) {
     jj_parser *p = m->parser;
     size_t n = p->index_len;
