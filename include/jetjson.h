@@ -52,7 +52,8 @@ const char *jj_error_name(jj_error err);
 /* ---- Tape ------------------------------------------------------------------------
  * Word 0 of every entry: type in the top 8 bits, payload in the low 56 bits.
  *   NULL, TRUE, FALSE    1 word
- *   INT64, UINT64        2 words: word 1 is the value (int64_t or uint64_t bits)
+ *   INT64, UINT64        2 words: word 1 is the value (int64_t or uint64_t bits); an
+ *                        INT64 read from "-0" has JJ_INT_MINUS_ZERO in its payload
  *   DOUBLE               2 words: word 1 is the IEEE-754 bits
  *   BIGINT               2 words: payload = offset of the digit text in the input,
  *                        word 1 = its length (an integer outside the 64-bit ranges)
@@ -86,6 +87,10 @@ typedef enum jj_type {
 #define JJ_STR_WIDE4    0x08u /* some code point >= U+10000 */
 #define JJ_STR_RAW      0x10u /* lazy tape only: not scanned yet, see jj_parse_lazy */
 #define JJ_STR_ESCAPED  0x20u /* with JJ_STR_RAW: the raw text has a backslash escape */
+
+/* INT64 payload: the 0 was written "-0" (a reader that wants a double makes it -0.0, as
+ * pyarrow does; Python's int has no sign to keep). */
+#define JJ_INT_MINUS_ZERO 0x1u
 
 #define JJ_PAYLOAD_MASK ((UINT64_C(1) << 56) - 1)
 static inline jj_type jj_tape_type(uint64_t word) { return (jj_type)(word >> 56); }

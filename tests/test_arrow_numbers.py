@@ -163,6 +163,16 @@ def test_negative_zero_integer(texts, schema):
     assert_same(lines("z", texts), None if schema is None else pa.schema([("z", getattr(pa, schema)())]))
 
 
+@pytest.mark.parametrize("texts", [["-0", "0.5"], ["0.5", "-0"], ["-0", "1", "-0.0", "2"], ["0", "-0", "7"]])
+@pytest.mark.parametrize("schema", [None, "float64", "int64"])
+def test_negative_zero_in_records_across_lines(texts, schema):
+    """The same where a record spans lines, read by documents (its plain tape marks the
+    int64 0 written "-0"); also inside a list, where numbers are read as a run."""
+    body = "".join('{"z":\n %s,\n "l": [%s, %s]}\n' % (t, t, t) for t in texts).encode()
+    fields = None if schema is None else [("z", getattr(pa, schema)()), ("l", pa.list_(getattr(pa, schema)()))]
+    assert_same(body, None if fields is None else pa.schema(fields))
+
+
 def test_negative_zero_across_windows_and_threads():
     rows = [b'{"a":-0}' if i % 7 == 0 else b'{"a":%d}' % i for i in range(300_000)] + [b'{"a":0.5}']
     data = b"\n".join(rows) + b"\n"

@@ -150,7 +150,7 @@ static inline const uint8_t *jj_fast_number_tape(const uint8_t *start, uint64_t 
     }
     if (int_len > 15) return NULL;
     uint64_t m = jj_fast_value16(_mm_shuffle_epi8(digits, jj_fast_align_index(int_len, int_len)));
-    w[0] = (uint64_t)JJ_INT64 << 56;
+    w[0] = (uint64_t)JJ_INT64 << 56 | (uint64_t)(neg & (m == 0)) * JJ_INT_MINUS_ZERO;
     w[1] = neg ? (uint64_t)0 - m : m;
     return p + int_len;
 }

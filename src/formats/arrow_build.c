@@ -514,6 +514,7 @@ static inline size_t append_plain(ab_walk *w, ab_col *c, size_t v, jj_arrow_stat
     }
     switch (type) {
     case JJ_INT64: {
+        if (w0 & JJ_INT_MINUS_ZERO) return 0; /* append_value keeps its sign */
         int64_t i;
         memcpy(&i, &w->tape[v + 1], 8);
         if (c->kind == AB_INT) return *s = col_push8(c, &i), v + 2;
@@ -623,7 +624,8 @@ static jj_arrow_status append_array(ab_walk *w, const ab_path *at, ab_col *c, si
 
 static jj_arrow_status append_value(ab_walk *w, const ab_path *at, ab_col *c, size_t t, int depth) {
     uint64_t w0 = w->tape[t];
-    bool negative_zero = false; /* "-0": its sign is lost in the tape's int64 */
+    /* "-0": the int64 0 of a plain tape says so; a lazy tape's raw text shows it */
+    bool negative_zero = jj_tape_type(w0) == JJ_INT64 && (w0 & JJ_INT_MINUS_ZERO);
     if (jj_tape_type(w0) == JJ_RAW_NUMBER) { /* lazy tape: convert it now */
         size_t room = w->number_room > w->input_len ? w->number_room : w->input_len;
         negative_zero = is_negative_zero(w->input + jj_tape_payload(w0), (size_t)w->tape[t + 1]);

@@ -205,6 +205,7 @@ int jj_put_number_general(const uint8_t *buf, const uint8_t *end, size_t pos, ui
     const uint8_t *after = jj_parse_number_fast(buf + pos, end, &num);
     if (!after || !jj_token_ends_at(after, end)) return 0;
     jj_tape_put_number(w, &num, pos, (size_t)(after - (buf + pos)));
+    if (num.kind == JJ_NUM_INT64 && num.v.i == 0 && buf[pos] == '-') w[0] |= JJ_INT_MINUS_ZERO;
     return 1;
 }
 
