@@ -172,6 +172,11 @@ void jj_doc_free(jj_doc *doc);
 /* The same move into another parser, whose own tape and strings are freed first: for a
  * holder that finishes a lazy tape later (jj_lazy_finish takes a parser). */
 void jj_parser_take_document(jj_parser *to, jj_parser *from);
+/* A new parser holding the last document parsed into `from`, as jj_parser_new and
+ * jj_parser_take_document make it, for a holder that reads and finishes that document (a
+ * parse_many view): a copied tape lies in the parser's own allocation (one malloc a
+ * document). NULL when out of memory. */
+jj_parser *jj_parser_hold_document(jj_parser *from);
 /* Hands `from`'s tape and string buffers back to `to` where `to` has none and they hold
  * at most max_bytes each (a kept document returning its memory to a thread's parser, so
  * that the next parse writes to pages already mapped); frees nothing. */

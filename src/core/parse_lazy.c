@@ -25,6 +25,7 @@ jj_error jj_parse_lazy_with(jj_parser *p, const jj_kernels *k, const uint8_t *bu
     if (err) return jj_parse_with(p, k, buf, len); /* for jj_parse's own error and offset */
     size_t n = p->index_len;
     p->index[n] = (uint32_t)len; /* for stage2_lazy: the end of the last entry */
+    jj_tape_own(p);
     if (!jj_buffer_reserve((void **)&p->tape, &p->tape_cap, 2 * n + 2, sizeof *p->tape) ||
         !jj_buffer_reserve((void **)&p->stack, &p->stack_cap, 2 * n + 2, sizeof *p->stack))
         return jj_lazy_nomem(p);

@@ -10,7 +10,7 @@ void jj_parser_init(jj_parser *p) { memset(p, 0, sizeof *p); }
 
 void jj_parser_free(jj_parser *p) {
     free(p->index);
-    free(p->tape);
+    if (!p->tape_inline) free(p->tape);
     free(p->strings);
     free(p->stack);
     jj_parser_init(p);
@@ -86,6 +86,7 @@ jj_error jj_parse_with(jj_parser *p, const jj_kernels *k, const uint8_t *buf, si
     if (err) return err;
     size_t n = p->index_len;
 
+    jj_tape_own(p);
     if (!jj_buffer_reserve((void **)&p->tape, &p->tape_cap, 2 * n + 2, sizeof *p->tape) ||
         !jj_buffer_reserve((void **)&p->stack, &p->stack_cap, n + 1, sizeof *p->stack) ||
         !jj_buffer_reserve((void **)&p->strings, &p->strings_cap, len + JJ_STRING_SLACK, 1))
@@ -164,7 +165,22 @@ static uint8_t *jj_shrink(uint8_t *buf, size_t used, size_t *cap) {
     return fit;
 }
 
+/* jj_parser_take_document's move of the string buffer, when the parse wrote to it (a
+ * parse that wrote no string keeps its buffer). */
+static void jj_parser_take_strings(jj_parser *to, jj_parser *from) {
+    to->strings = NULL;
+    to->strings_len = to->strings_cap = 0;
+    if (from->strings_len) {
+        to->strings_cap = from->strings_cap;
+        to->strings = jj_shrink(from->strings, from->strings_len, &to->strings_cap);
+        to->strings_len = from->strings_len;
+        from->strings = NULL;
+        from->strings_len = from->strings_cap = 0;
+    }
+}
+
 void jj_parser_take_document(jj_parser *to, jj_parser *from) {
+    jj_tape_own(to);
     free(to->tape);
     free(to->strings);
     to->tape = NULL;
@@ -186,19 +202,34 @@ void jj_parser_take_document(jj_parser *to, jj_parser *from) {
         from->tape = NULL;
         from->tape_len = from->tape_cap = 0;
     }
-    to->strings = NULL;
-    to->strings_len = to->strings_cap = 0;
-    if (from->strings_len) { /* a parse that wrote no string keeps its buffer */
-        to->strings_cap = from->strings_cap;
-        to->strings = jj_shrink(from->strings, from->strings_len, &to->strings_cap);
-        to->strings_len = from->strings_len;
-        from->strings = NULL;
-        from->strings_len = from->strings_cap = 0;
+    jj_parser_take_strings(to, from);
+}
+
+jj_parser *jj_parser_hold_document(jj_parser *from) {
+    size_t words = from->tape_len + 1;
+    if (from->tape_cap / 4 <= from->tape_len + 256) { /* the tape itself fits it */
+        jj_parser *to = jj_parser_new();
+        if (to) jj_parser_take_document(to, from);
+        return to;
     }
+    if (words > (SIZE_MAX - sizeof(jj_parser)) / sizeof(uint64_t)) return NULL;
+    _Static_assert(sizeof(jj_parser) % _Alignof(uint64_t) == 0, "the tape follows the struct aligned");
+    jj_parser *to = malloc(sizeof *to + words * sizeof(uint64_t));
+    if (!to) return NULL;
+    jj_parser_init(to);
+    to->tape = (uint64_t *)(void *)(to + 1);
+    to->tape_inline = 1;
+    to->tape_cap = words;
+    to->tape_len = from->tape_len;
+    to->max_depth = from->max_depth;
+    memcpy(to->tape, from->tape, from->tape_len * sizeof *to->tape);
+    from->tape_len = 0;
+    jj_parser_take_strings(to, from);
+    return to;
 }
 
 void jj_parser_recycle(jj_parser *to, jj_parser *from, size_t max_bytes) {
-    if (!to->tape && from->tape && from->tape_cap <= max_bytes / sizeof *from->tape) {
+    if (!to->tape && from->tape && !from->tape_inline && from->tape_cap <= max_bytes / sizeof *from->tape) {
         to->tape = from->tape;
         to->tape_cap = from->tape_cap;
         to->tape_len = 0;
@@ -271,6 +302,7 @@ static int jj_many_index_lazy(jj_parser *p, const jj_kernels *k, const uint8_t *
 jj_error jj_many_stage2(jj_parser *p, int lazy, size_t first, size_t count, const uint8_t *buf,
                         size_t doc_start, size_t region_end) {
     const jj_kernels *k = jj_kernels_active();
+    jj_tape_own(p);
     if (!jj_buffer_reserve((void **)&p->tape, &p->tape_cap, 2 * count + 2, sizeof *p->tape) ||
         /* the lazy walk keeps two words per open container */
         !jj_buffer_reserve((void **)&p->stack, &p->stack_cap, lazy ? 2 * count + 2 : count + 1, sizeof *p->stack) ||
@@ -391,6 +423,7 @@ static jj_error jj_many_walk(jj_many *m, int lazy, size_t first, size_t *used) {
     size_t doc_start = p->index[first] & pos_mask;
     size_t region_end = first + span < n ? p->index[first + span] & pos_mask : m->scanned;
     /* the last document's tape is done with: its buffers grow without a copy */
+    jj_tape_own(p);
     if (!jj_buffer_reserve_empty((void **)&p->tape, &p->tape_cap, 2 * span + 2, sizeof *p->tape) ||
         !jj_buffer_reserve_empty((void **)&p->stack, &p->stack_cap, 2 * span + 2, sizeof *p->stack) ||
         (!lazy && !jj_buffer_reserve_empty((void **)&p->strings, &p->strings_cap,

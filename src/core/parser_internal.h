@@ -39,7 +39,19 @@ struct jj_parser {
      * walk_used how many entries that value took. */
     int walk_stops;
     size_t walk_used;
+    /* The tape lies in the parser's own allocation (jj_parser_hold_document): never freed
+     * or grown on its own; a parse gives it up (jj_tape_own) before reserving one. */
+    int tape_inline;
 };
+
+/* Before a parse reserves the tape: an inline tape is left where it is. */
+static inline void jj_tape_own(jj_parser *p) {
+    if (p->tape_inline) {
+        p->tape = NULL;
+        p->tape_cap = 0;
+        p->tape_inline = 0;
+    }
+}
 
 _Static_assert(offsetof(struct jj_parser, tape) == offsetof(struct jj_parser, result.tape) &&
                    offsetof(struct jj_parser, tape_len) == offsetof(struct jj_parser, result.tape_len) &&

@@ -5,8 +5,8 @@
  * A document never changes after parse except for its lookup tables, which are built
  * without calling back into Python, so under the GIL every view may be read from any
  * number of threads. Views hold only their document and the document only its input
- * (bytes or str), so no reference cycle can pass through them: only the document is
- * GC-tracked. */
+ * (bytes or str, or the stream that read it): none of them is a type of the cyclic
+ * collector. */
 #ifndef JJ_CPYTHON_LAZY_H
 #define JJ_CPYTHON_LAZY_H
 

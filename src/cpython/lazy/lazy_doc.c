@@ -223,16 +223,12 @@ const char *jj_key_utf8(PyObject *key, Py_ssize_t *len, PyObject **bytes) {
 
 /* ---- the document type ---- */
 
-static int jj_doc_traverse(PyObject *self, visitproc visit, void *arg) {
-    Py_VISIT(((jj_lazy_doc *)self)->owner);
-    Py_VISIT(Py_TYPE(self));
-    return 0;
-}
-
+/* Not a type of the cyclic collector: nothing it can see holds a document (views and
+ * iterators are not its types either), so tracking one would find no cycle, only cost a
+ * traversal per collection for each of parse_many's documents. */
 static void jj_doc_dealloc(PyObject *self) {
     jj_lazy_doc *d = (jj_lazy_doc *)self;
     PyTypeObject *type = Py_TYPE(self);
-    PyObject_GC_UnTrack(self);
     Py_CLEAR(d->owner);
     free(d->copy);
     /* The buffers go back to this thread's parser when it lacks them (a document took
@@ -244,12 +240,11 @@ static void jj_doc_dealloc(PyObject *self) {
     jj_parser_delete(d->parser);
     for (size_t i = 0; d->tables && i <= d->tables_mask; i++) PyMem_Free(d->tables[i].slots);
     PyMem_Free(d->tables);
-    PyObject_GC_Del(self);
+    PyObject_Free(self);
     Py_DECREF(type);
 }
 
 static PyType_Slot jj_doc_slots[] = {
-    {Py_tp_traverse, jj_doc_traverse},
     {Py_tp_dealloc, jj_doc_dealloc},
     {Py_tp_doc, "The parsed text and tape shared by the views of one jetjson.parse call."},
     {0, NULL},
@@ -258,18 +253,18 @@ static PyType_Slot jj_doc_slots[] = {
 static PyType_Spec jj_doc_spec = {
     .name = "jetjson._jetjson.Document",
     .basicsize = sizeof(jj_lazy_doc),
-    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_DISALLOW_INSTANTIATION |
-             Py_TPFLAGS_IMMUTABLETYPE,
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION | Py_TPFLAGS_IMMUTABLETYPE,
     .slots = jj_doc_slots,
 };
 
-/* An empty document, made before the parse: allocating a GC object may run a collection
- * and so any Python code (finalizers), which could parse on this thread and overwrite
- * the thread parser's tape between our parse and the moment the document takes it. */
-static jj_lazy_doc *jj_doc_new(jj_state *st) {
-    jj_lazy_doc *d = PyObject_GC_New(jj_lazy_doc, (PyTypeObject *)st->lazy_types[JJ_LT_DOCUMENT]);
+/* A document with its parser: a new one (parse makes it before its parse, as an
+ * allocation may run Python code, which could parse on this thread and overwrite the
+ * thread parser's tape before the document takes it), or one holding what `from` (a
+ * parser of the caller's own) parsed last. */
+static jj_lazy_doc *jj_doc_new(jj_state *st, jj_parser *from) {
+    jj_lazy_doc *d = PyObject_New(jj_lazy_doc, (PyTypeObject *)st->lazy_types[JJ_LT_DOCUMENT]);
     if (!d) return NULL;
-    d->parser = jj_parser_new();
+    d->parser = from ? jj_parser_hold_document(from) : jj_parser_new();
     d->tape = d->parser ? jj_parser_result(d->parser) : NULL;
     d->input = NULL;
     d->input_len = 0;
@@ -298,21 +293,18 @@ static void jj_lazy_doc_take(jj_lazy_doc *d, jj_thread_parser *tp, const uint8_t
     }
     d->input = buf;
     d->input_len = len;
-    PyObject_GC_Track((PyObject *)d);
 }
 
 /* A document for a tape just parsed into p (a full tape when `finished`, else
  * jj_parse_lazy's), keeping `owner` (which holds input) alive; a view of its root. */
 PyObject *jj_lazy_adopt(jj_state *st, jj_parser *p, const uint8_t *input, size_t len, PyObject *owner,
                         int finished) {
-    jj_lazy_doc *doc = jj_doc_new(st);
+    jj_lazy_doc *doc = jj_doc_new(st, p);
     if (!doc) return NULL;
-    jj_parser_take_document(doc->parser, p);
     doc->owner = Py_XNewRef(owner);
     doc->input = input;
     doc->input_len = len;
     doc->finished = finished;
-    PyObject_GC_Track((PyObject *)doc);
     int root = jj_tape_type(doc->tape->tape[0]) == JJ_OBJECT ? JJ_LT_OBJECT : JJ_LT_ARRAY;
     PyObject *view = jj_new_view(st, root, doc, 0);
     Py_DECREF(doc);
@@ -326,7 +318,7 @@ PyObject *jj_lazy_adopt(jj_state *st, jj_parser *p, const uint8_t *input, size_t
 PyObject *jj_parse_py(PyObject *module, PyObject *data) {
     jj_state *st = (jj_state *)PyModule_GetState(module);
     /* first, as making it may run Python code that uses this thread's parser or scratch */
-    jj_lazy_doc *doc = jj_doc_new(st);
+    jj_lazy_doc *doc = jj_doc_new(st, NULL);
     if (!doc) return NULL;
     PyObject *result = NULL;
     jj_request r = {0};
