@@ -377,6 +377,8 @@ static PyObject *jt_record(jt_ctx *c, const jj_tnode *n, size_t t, Py_ssize_t pa
         Py_XSETREF(vals[f], v);
     }
     result = jj_typed_record(&c->err, n, vals);
+    /* a dataclass that was built took every value (its vals are all NULL) */
+    if (result && n->object_kind == JT_DATACLASS) count = 0;
 done:
     for (Py_ssize_t i = 0; i < count; i++) Py_XDECREF(vals[i]);
     if (vals != local) PyMem_Free(vals);
