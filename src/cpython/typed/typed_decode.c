@@ -514,6 +514,11 @@ static inline PyObject *jt_value(jt_ctx *c, const jj_tnode *n, size_t *pt) {
                 *pt = t + 2;
                 return PyLong_FromLongLong(small);
             }
+        } else if (jj_tape_type(w) == JJ_ARRAY && c->tape[t + 1] == 0 && (kinds & JT_ARRAY) &&
+                   n->arr->array_kind == JT_LIST) {
+            /* an empty list (most of citm's blockIds): nothing to descend into */
+            *pt = (size_t)jj_tape_payload(w) + 1;
+            return PyList_New(0);
         }
     }
     PyObject *v = jt_convert(c, n, pt);
