@@ -354,7 +354,9 @@ static PyObject *jt_record(jt_ctx *c, const jj_tnode *n, size_t t, Py_ssize_t pa
     PyObject **vals = local;
     Py_ssize_t count = n->nfields;
     if (count > JT_FIELDS_ON_STACK && !(vals = PyMem_Malloc((size_t)count * sizeof *vals))) return PyErr_NoMemory();
-    memset(vals, 0, (size_t)(count ? count : 1) * sizeof *vals);
+    /* most records have a few fields: a fixed size is cleared by inline stores, no call */
+    if (count <= 8) memset(vals, 0, 8 * sizeof *vals);
+    else memset(vals, 0, (size_t)count * sizeof *vals);
     PyObject *result = NULL;
     Py_ssize_t cursor = 0;
     for (Py_ssize_t i = 0; i < pairs; i++) {
