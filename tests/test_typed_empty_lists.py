@@ -51,6 +51,8 @@ TYPES = [
     Tuple[()],
     Annotated[List[int], msgspec.Meta(min_length=1)],
     List[Annotated[List[int], msgspec.Meta(min_length=1)]],
+    Optional[Annotated[List[int], msgspec.Meta(min_length=1)]],  # the member's bound on the union
+    Union[Annotated[List[str], msgspec.Meta(max_length=0)], int],
     Area,
     Seats,
     List[Area],
