@@ -354,7 +354,9 @@ static PyObject *jt_record(jt_ctx *c, const jj_tnode *n, size_t t, Py_ssize_t pa
     PyObject **vals = local;
     Py_ssize_t count = n->nfields;
     if (count > JT_FIELDS_ON_STACK && !(vals = PyMem_Malloc((size_t)count * sizeof *vals))) return PyErr_NoMemory();
-    memset(vals, 0, (size_t)(count ? count : 1) * sizeof *vals);
+    /* most records have a few fields: a fixed size is cleared by inline stores, no call */
+    if (count <= 8) memset(vals, 0, 8 * sizeof *vals);
+    else memset(vals, 0, (size_t)count * sizeof *vals);
     PyObject *result = NULL;
     Py_ssize_t cursor = 0;
     for (Py_ssize_t i = 0; i < pairs; i++) {
@@ -377,6 +379,8 @@ static PyObject *jt_record(jt_ctx *c, const jj_tnode *n, size_t t, Py_ssize_t pa
         Py_XSETREF(vals[f], v);
     }
     result = jj_typed_record(&c->err, n, vals);
+    /* a dataclass that was built took every value (its vals are all NULL) */
+    if (result && n->object_kind == JT_DATACLASS) count = 0;
 done:
     for (Py_ssize_t i = 0; i < count; i++) Py_XDECREF(vals[i]);
     if (vals != local) PyMem_Free(vals);
@@ -512,6 +516,11 @@ static inline PyObject *jt_value(jt_ctx *c, const jj_tnode *n, size_t *pt) {
                 *pt = t + 2;
                 return PyLong_FromLongLong(small);
             }
+        } else if (jj_tape_type(w) == JJ_ARRAY && c->tape[t + 1] == 0 && (kinds & JT_ARRAY) &&
+                   n->arr->array_kind == JT_LIST) {
+            /* an empty list (most of citm's blockIds): nothing to descend into */
+            *pt = (size_t)jj_tape_payload(w) + 1;
+            return PyList_New(0);
         }
     }
     PyObject *v = jt_convert(c, n, pt);
