@@ -72,7 +72,7 @@ static int jj_keywords_are_defaults(PyObject *const *args, Py_ssize_t nargs, PyO
         if (args[nargs + i] != Py_None) return 0;
         int known = 0;
         for (const char *const *k = jj_loads_keywords; *k; k++) {
-            if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, i), *k) == 0) known = 1;
+            if (jj_keyword_is(PyTuple_GET_ITEM(kwnames, i), *k)) known = 1;
         }
         if (!known) return 0;
     }
@@ -82,7 +82,7 @@ static int jj_keywords_are_defaults(PyObject *const *args, Py_ssize_t nargs, PyO
 /* The position of a keyword argument among the keywords, or -1. */
 static Py_ssize_t jj_keyword_at(PyObject *kwnames, const char *name) {
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(kwnames); i++) {
-        if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, i), name) == 0) return i;
+        if (jj_keyword_is(PyTuple_GET_ITEM(kwnames, i), name)) return i;
     }
     return -1;
 }

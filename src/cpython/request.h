@@ -4,6 +4,8 @@
 #ifndef JJ_REQUEST_H
 #define JJ_REQUEST_H
 
+#include <string.h>
+
 #include "state.h"
 
 typedef struct jj_request {
@@ -17,6 +19,14 @@ typedef struct jj_request {
     jj_input in;         /* the UTF-8 bytes the engine reads */
     int opened;
 } jj_request;
+
+/* A keyword argument's name (an exact str) is `ascii`: compared in place, where
+ * PyUnicode_CompareWithASCIIString's calls cost a tenth of a small document's loads. */
+static inline int jj_keyword_is(PyObject *name, const char *ascii) {
+    size_t len = strlen(ascii); /* a constant at each call */
+    return PyUnicode_IS_ASCII(name) && (size_t)PyUnicode_GET_LENGTH(name) == len &&
+           memcmp(PyUnicode_DATA(name), ascii, len) == 0;
+}
 
 /* Inputs at least this long are worked on with the GIL released (when nothing else can
  * write to them meanwhile): below it, giving the GIL away and taking it back costs more

@@ -3,7 +3,6 @@
 #include "request.h"
 #include "typed.h"
 
-#include <string.h>
 #include <structmember.h>
 
 /* The value of a document json accepts and the engine does not (NaN, a number past a
@@ -52,13 +51,6 @@ PyObject *jj_typed_request(jj_request *r, PyObject *type, int flags, PyObject *r
     return result;
 }
 
-/* A keyword's name (always an exact str) is `ascii` (len bytes): compared in place, as
- * PyUnicode_CompareWithASCIIString's strlen and calls cost as much again per call. */
-static inline int jt_name_is(PyObject *name, const char *ascii, Py_ssize_t len) {
-    return PyUnicode_IS_ASCII(name) && PyUnicode_GET_LENGTH(name) == len &&
-           memcmp(PyUnicode_DATA(name), ascii, (size_t)len) == 0;
-}
-
 int jj_typed_keywords(const char *fn, const char *what, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
                       PyObject **type, int *flags, PyObject **rename) {
     *type = NULL;
@@ -67,11 +59,11 @@ int jj_typed_keywords(const char *fn, const char *what, PyObject *const *args, P
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     for (Py_ssize_t i = 0; nargs == 1 && i < nkw; i++) {
         PyObject *name = PyTuple_GET_ITEM(kwnames, i), *value = args[nargs + i];
-        if (jt_name_is(name, "type", 4)) {
+        if (jj_keyword_is(name, "type")) {
             *type = value;
-        } else if (jt_name_is(name, "rename", 6)) {
+        } else if (jj_keyword_is(name, "rename")) {
             *rename = value;
-        } else if (jt_name_is(name, "forbid_unknown_fields", 21)) {
+        } else if (jj_keyword_is(name, "forbid_unknown_fields")) {
             int forbid = PyObject_IsTrue(value);
             if (forbid < 0) return -1;
             *flags = forbid ? JJ_TYPED_FORBID_UNKNOWN : 0;
