@@ -291,6 +291,59 @@ static void test_owned_document(void) {
     jj_parser_delete(p);
 }
 
+/* jj_parser_hold_document: each document of a lazy many (its tape copied into the new
+ * parser's own allocation, as the window's tape is far larger) and a lone parse (its tape
+ * taken) render as a plain parse of its text renders; a holder then finishes its raw
+ * entries, parses again (giving up the inline tape) and is freed. */
+static void test_held_documents(void) {
+    text buf = {0};
+    for (int i = 0; i < 300; i++) {
+        char line[96];
+        int n = snprintf(line, sizeof line, "{\"id\": %d, \"s\": \"x\\ty%d\", \"v\": [%d.5, -0, true]}\n", i, i, i);
+        put(&buf, line, (size_t)n);
+    }
+    const uint8_t *b = (const uint8_t *)buf.s;
+    jj_parser *p = jj_parser_new(), *plain = jj_parser_new();
+    if (!p || !plain) abort(); /* out of memory */
+    jj_many m;
+    CHECK(jj_many_start(&m, p, b, buf.len, JJ_MANY_LAZY) == JJ_OK, "start");
+    size_t start, end, docs = 0;
+    while (jj_many_next(&m, &start, &end) == JJ_OK) {
+        jj_parser *held = jj_parser_hold_document(p);
+        CHECK(held != NULL, "hold");
+        if (!held) break;
+        CHECK(jj_lazy_finish_range(held, b, buf.len, 0, jj_parser_result(held)->tape_len) == JJ_OK, "finish");
+        text got = {0}, exp = {0};
+        render(jj_parser_result(held)->tape, jj_parser_result(held)->tape_len, jj_parser_result(held)->strings, b, &got);
+        CHECK(jj_parse(plain, b + start, end - start) == JJ_OK, "plain parse");
+        render(jj_parser_result(plain)->tape, jj_parser_result(plain)->tape_len, jj_parser_result(plain)->strings,
+               b + start, &exp);
+        CHECK(got.len == exp.len && memcmp(got.s, exp.s, got.len) == 0, "doc %zu: %s, plain %s", docs, got.s, exp.s);
+        if (docs % 50 == 0) { /* a holder parses again: its inline tape is given up, not freed */
+            CHECK(jj_parse(held, b + start, end - start) == JJ_OK, "the holder parses again");
+            CHECK(jj_parser_result(held)->tape_len == jj_parser_result(plain)->tape_len, "same tape length");
+        }
+        jj_parser_delete(held);
+        free(got.s);
+        free(exp.s);
+        docs++;
+    }
+    CHECK(docs == 300, "%zu documents", docs);
+    /* a lone document's tape fits it: taken, not copied */
+    jj_parser_delete(p);
+    p = jj_parser_new();
+    if (!p) abort(); /* out of memory */
+    const char *one = "[1, \"a\\nb\", {\"k\": null}]";
+    CHECK(jj_parse(p, (const uint8_t *)one, strlen(one)) == JJ_OK, "parse");
+    const uint64_t *tape = jj_parser_result(p)->tape;
+    jj_parser *held = jj_parser_hold_document(p);
+    CHECK(held && jj_parser_result(held)->tape == tape && jj_parser_result(p)->tape == NULL, "the tape is taken");
+    jj_parser_delete(held);
+    jj_parser_delete(p);
+    jj_parser_delete(plain);
+    free(buf.s);
+}
+
 /* jj_text_position_of (the vector and the word-at-a-time counts) against a count made
  * byte by byte, as json makes it: chars are the bytes that are not 10xxxxxx, the line
  * is one more than the line breaks before the offset, the column counts chars since the
@@ -339,5 +392,6 @@ int main(void) {
     test_lazy_many(0);
     test_lazy_many(1);
     test_owned_document();
+    test_held_documents();
     return jj_test_report();
 }
