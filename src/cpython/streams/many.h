@@ -12,6 +12,7 @@
 
 #include "state.h"
 
+#include "jetjson_gate.h"
 #include "jetjson_paths.h"
 #include "jetjson_pool.h"
 
@@ -62,8 +63,7 @@ typedef struct jj_many_iter {
      * small chunks is then read a bounded number of times, not once per chunk */
     int gated;
     size_t gate_from, gate_scan, gate_until;
-    long gate_depth;
-    int gate_in_string, gate_escaped;
+    jj_gate gate_state;      /* the scan's strings and nesting at gate_scan */
     PyObject *utf8;          /* bytes holding exactly buf, made when an error needs it */
     /* the engine */
     jj_parser *parser;

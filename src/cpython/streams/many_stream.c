@@ -203,8 +203,7 @@ void jj_stream_gate(jj_many_iter *it, size_t from, size_t want) {
     if (!it->gated || it->gate_from != from) { /* a new document: scan it from its start */
         it->gated = 1;
         it->gate_from = it->gate_scan = from;
-        it->gate_depth = 0;
-        it->gate_in_string = it->gate_escaped = 0;
+        it->gate_state = jj_gate_start();
     }
     size_t have = it->len - from;
     size_t twice = have > SIZE_MAX / 4 ? SIZE_MAX / 2 : 2 * have;
@@ -224,25 +223,8 @@ static int jj_stream_gate_opens(jj_many_iter *it) {
     }
     /* the other formats: a byte outside strings at the document's top level (its end,
      * or a scalar's bytes) */
-    long depth = it->gate_depth;
-    int in_string = it->gate_in_string, escaped = it->gate_escaped, opens = 0;
-    for (; p < end && !opens; p++) {
-        uint8_t c = *p;
-        if (in_string) {
-            if (escaped) escaped = 0;
-            else if (c == '\\') escaped = 1;
-            else if (c == '"') in_string = 0, opens = depth <= 0;
-            continue;
-        }
-        if (c == '"') in_string = 1;
-        else if (c == '[' || c == '{') depth++;
-        else if (c == ']' || c == '}') depth--, opens = depth <= 0;
-        else opens = depth <= 0;
-    }
-    it->gate_depth = depth;
-    it->gate_in_string = in_string;
-    it->gate_escaped = escaped;
-    it->gate_scan = (size_t)(p - it->buf);
+    int opens;
+    it->gate_scan += jj_gate_scan(&it->gate_state, p, (size_t)(end - p), &opens);
     return opens;
 }
 
