@@ -8,6 +8,9 @@
 #include "many.h"
 
 #define JJ_READ_MIN ((size_t)64 << 10)
+/* A starved document waits for this many more bytes before it is parsed again (unless a
+ * byte that may end it comes first): see jj_stream_gate. */
+#define JJ_GATE_SLACK ((size_t)16 << 20)
 
 /* The exception being raised, taken (normalized) or given back. */
 static PyObject *jj_take_raised(void) {
@@ -205,9 +208,15 @@ void jj_stream_gate(jj_many_iter *it, size_t from, size_t want) {
         it->gate_from = it->gate_scan = from;
         it->gate_state = jj_gate_start();
     }
+    /* Without a byte that may end it, the document is parsed again (for an error that
+     * no later byte can mend) once the bytes in hand are at least four times as many
+     * and at least JJ_GATE_SLACK more. Such a parse costs about the bytes in hand: a
+     * valid document (whose end the scan finds) of up to the slack is parsed in full
+     * once, a longer one adds at most 4/3 of a parse (2 with the doubling this had). */
     size_t have = it->len - from;
-    size_t twice = have > SIZE_MAX / 4 ? SIZE_MAX / 2 : 2 * have;
-    if (want < twice) want = twice;
+    size_t grown = SIZE_MAX;
+    if (have <= (SIZE_MAX - JJ_GATE_SLACK) / 4) grown = have < JJ_GATE_SLACK / 3 ? have + JJ_GATE_SLACK : 4 * have;
+    if (want < grown) want = grown;
     it->gate_until = from > SIZE_MAX - want ? SIZE_MAX : from + want;
 }
 
