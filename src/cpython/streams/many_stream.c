@@ -220,20 +220,36 @@ void jj_stream_gate(jj_many_iter *it, size_t from, size_t want) {
     it->gate_until = from > SIZE_MAX - want ? SIZE_MAX : from + want;
 }
 
+/* The gate let the document at gate_from through, as far as buf[0..reach) at least:
+ * the next window takes it all. Otherwise a window that ends inside it (the one that
+ * found it cut short) grows by doubling, each indexing and parsing it again from its
+ * start. Twice the span, as the window is cut at a line break in its second half. */
+static void jj_stream_window_reaches(jj_many_iter *it, size_t reach) {
+    size_t span = reach - it->gate_from;
+    size_t window = span > SIZE_MAX / 2 ? SIZE_MAX : 2 * span;
+    size_t planned = it->want_next ? it->want_next : it->batch;
+    if (planned < window) it->want_next = window;
+}
+
 /* Scans the bytes fed since the gate was set: 1 when the document may now be read
  * (a byte that can end it came, or enough bytes), 0 to wait for more. */
 static int jj_stream_gate_opens(jj_many_iter *it) {
-    if (it->len >= it->gate_until) return 1;
-    const uint8_t *p = it->buf + it->gate_scan, *end = it->buf + it->len;
-    if (it->format == JJ_FMT_LINES || it->format == JJ_FMT_JSON_SEQ) {
-        const uint8_t *hit = memchr(p, it->format == JJ_FMT_LINES ? '\n' : 0x1E, (size_t)(end - p));
-        it->gate_scan = hit ? (size_t)(hit + 1 - it->buf) : it->len;
-        return hit != NULL;
-    }
-    /* the other formats: a byte outside strings at the document's top level (its end,
-     * or a scalar's bytes) */
     int opens;
-    it->gate_scan += jj_gate_scan(&it->gate_state, p, (size_t)(end - p), &opens);
+    if (it->len >= it->gate_until) { /* parsed again for an error, all of it */
+        jj_stream_window_reaches(it, it->len);
+        return 1;
+    }
+    if (it->format == JJ_FMT_LINES || it->format == JJ_FMT_JSON_SEQ) {
+        const uint8_t *p = it->buf + it->gate_scan;
+        const uint8_t *hit = memchr(p, it->format == JJ_FMT_LINES ? '\n' : 0x1E, it->len - it->gate_scan);
+        it->gate_scan = hit ? (size_t)(hit + 1 - it->buf) : it->len;
+        opens = hit != NULL;
+    } else {
+        /* the other formats: a byte outside strings at the document's top level (its
+         * end, or a scalar's bytes) */
+        it->gate_scan += jj_gate_scan(&it->gate_state, it->buf + it->gate_scan, it->len - it->gate_scan, &opens);
+    }
+    if (opens) jj_stream_window_reaches(it, it->gate_scan);
     return opens;
 }
 
