@@ -1,5 +1,12 @@
 /* The document gate (jetjson_gate.h): strings and bracket nesting followed over fed
- * bytes, skipping 64 bytes at a time where none of them is " \ [ ] { }. */
+ * bytes 64 at a time.
+ *
+ * Inside a container (the long part of a big document) a block is taken whole: its
+ * escaped bytes from its backslashes (rare, walked one by one), its strings from its
+ * unescaped quotes (a running XOR), its brackets outside strings counted. That holds
+ * while every backslash is inside a string (as in JSON) and the brackets cannot close
+ * the outermost container within the block; otherwise, and at the top level, the block
+ * is read mark by mark, exactly as the byte-at-a-time rule says. */
 #include "jetjson_gate.h"
 
 #if defined(__SSE2__)
@@ -8,36 +15,42 @@
 
 #define JJ_GATE_BLOCK 64
 
-/* The bytes that can change the gate's state (anywhere but at the top level). */
-static const uint8_t jj_gate_marks[256] = {['"'] = 1, ['\\'] = 1, ['['] = 1, [']'] = 1, ['{'] = 1, ['}'] = 1};
-
-/* Bit i set where p[i] is one of the marks, for i < n (n <= 64). */
-static uint64_t jj_gate_mask_portable(const uint8_t *p, size_t n) {
-    uint64_t mask = 0;
-    for (size_t i = 0; i < n; i++) mask |= (uint64_t)jj_gate_marks[p[i]] << i;
-    return mask;
-}
+/* A block's marks, one bit per byte (bit i for p[i]), by kind. */
+typedef struct jj_gate_marks {
+    uint64_t quotes, backslashes, opens, closes;
+} jj_gate_marks;
 
 #if defined(__SSE2__)
-/* The 16 bytes at p: ' " ', ' \ ', and (with bit 0x20 set) '{' or '}' for the brackets. */
-static inline uint64_t jj_gate_mask16(const uint8_t *p) {
+/* The marks of the 16 bytes at p, at bit `shift` on. '[' and ']' are '{' and '}' with
+ * bit 0x20 clear: after setting it one compare finds both of a kind. */
+static inline void jj_gate_marks16(const uint8_t *p, unsigned shift, jj_gate_marks *m) {
     __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-    __m128i folded = _mm_or_si128(v, _mm_set1_epi8(0x20)); /* '[' -> '{', ']' -> '}' */
-    __m128i hits = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
-                                             _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
-                                _mm_or_si128(_mm_cmpeq_epi8(folded, _mm_set1_epi8('{')),
-                                             _mm_cmpeq_epi8(folded, _mm_set1_epi8('}'))));
-    return (uint64_t)(uint16_t)_mm_movemask_epi8(hits);
+    __m128i folded = _mm_or_si128(v, _mm_set1_epi8(0x20));
+    m->quotes |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('"'))) << shift;
+    m->backslashes |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))) << shift;
+    m->opens |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(folded, _mm_set1_epi8('{'))) << shift;
+    m->closes |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(folded, _mm_set1_epi8('}'))) << shift;
 }
 #endif
 
-static inline uint64_t jj_gate_mask(const uint8_t *p, size_t n) {
+/* The marks of p[0..n), n <= 64. */
+static inline jj_gate_marks jj_gate_find_marks(const uint8_t *p, size_t n) {
+    jj_gate_marks m = {0, 0, 0, 0};
 #if defined(__SSE2__)
-    if (n == JJ_GATE_BLOCK)
-        return jj_gate_mask16(p) | jj_gate_mask16(p + 16) << 16 | jj_gate_mask16(p + 32) << 32 |
-               jj_gate_mask16(p + 48) << 48;
+    if (n == JJ_GATE_BLOCK) {
+        for (unsigned k = 0; k < JJ_GATE_BLOCK; k += 16) jj_gate_marks16(p + k, k, &m);
+        return m;
+    }
 #endif
-    return jj_gate_mask_portable(p, n);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t bit = (uint64_t)1 << i;
+        uint8_t c = p[i];
+        if (c == '"') m.quotes |= bit;
+        else if (c == '\\') m.backslashes |= bit;
+        else if (c == '[' || c == '{') m.opens |= bit;
+        else if (c == ']' || c == '}') m.closes |= bit;
+    }
+    return m;
 }
 
 static inline unsigned jj_gate_lowest(uint64_t mask) {
@@ -50,21 +63,74 @@ static inline unsigned jj_gate_lowest(uint64_t mask) {
 #endif
 }
 
+static inline unsigned jj_gate_count(uint64_t mask) {
+#if defined(__GNUC__) || defined(__clang__)
+    return (unsigned)__builtin_popcountll(mask);
+#else
+    unsigned n = 0;
+    for (; mask; mask &= mask - 1) n++;
+    return n;
+#endif
+}
+
+/* Bit i: the XOR of bits 0..i (a string's bytes from its opening quote on, when the
+ * mask holds its unescaped quotes). */
+static inline uint64_t jj_gate_running_xor(uint64_t x) {
+    x ^= x << 1;
+    x ^= x << 2;
+    x ^= x << 4;
+    x ^= x << 8;
+    x ^= x << 16;
+    x ^= x << 32;
+    return x;
+}
+
+/* A whole 64-byte block inside a container, when no byte of it can open the gate and it
+ * is JSON-like (every backslash inside a string): its state after it, and 1. Else 0,
+ * with *g untouched. */
+static int jj_gate_skip_block(jj_gate *g, const jj_gate_marks *m) {
+    /* the bytes that backslashes escape, as if every backslash were in a string */
+    uint64_t escaped = 0, escaping = m->backslashes;
+    int escaped_next = 0;
+    if (g->escaped) {
+        escaped = 1;
+        escaping &= ~(uint64_t)1;
+    }
+    while (escaping) {
+        unsigned j = jj_gate_lowest(escaping);
+        escaping &= escaping - 1;
+        if (j == JJ_GATE_BLOCK - 1) {
+            escaped_next = 1;
+        } else {
+            escaped |= (uint64_t)1 << (j + 1);
+            escaping &= ~((uint64_t)1 << (j + 1));
+        }
+    }
+    uint64_t strings = jj_gate_running_xor(m->quotes & ~escaped);
+    if (g->in_string) strings = ~strings;
+    if (m->backslashes & ~strings) return 0; /* one outside strings: read byte by byte */
+    uint64_t closes = m->closes & ~strings;
+    unsigned closed = jj_gate_count(closes);
+    if ((long)closed >= g->depth) return 0; /* the outermost container may close here */
+    g->depth += (long)jj_gate_count(m->opens & ~strings) - (long)closed;
+    g->in_string = (int)(strings >> (JJ_GATE_BLOCK - 1));
+    g->escaped = escaped_next;
+    return 1;
+}
+
 size_t jj_gate_scan(jj_gate *g, const uint8_t *buf, size_t len, int *opens) {
-    long depth = g->depth;
-    int in_string = g->in_string, escaped = g->escaped;
     size_t i = 0;
     *opens = 0;
     while (i < len) {
-        if (!in_string && depth <= 0) {
+        if (!g->in_string && g->depth <= 0) {
             /* the top level: every byte but an opening one may end the document */
             uint8_t c = buf[i++];
-            if (c == '"') in_string = 1;
-            else if (c == '[' || c == '{') depth++;
+            if (c == '"') g->in_string = 1;
+            else if (c == '[' || c == '{') g->depth++;
             else {
-                if (c == ']' || c == '}') depth--;
+                if (c == ']' || c == '}') g->depth--;
                 *opens = 1;
-                break;
+                return i;
             }
             continue;
         }
@@ -72,10 +138,17 @@ size_t jj_gate_scan(jj_gate *g, const uint8_t *buf, size_t len, int *opens) {
          * (a top-level string's quote, the outermost bracket) opens the gate, so the
          * block is read to its end or to that byte. */
         size_t n = len - i < JJ_GATE_BLOCK ? len - i : JJ_GATE_BLOCK;
-        uint64_t mask = jj_gate_mask(buf + i, n);
-        if (escaped) { /* the block's first byte was escaped at the end of the last one */
+        jj_gate_marks m = jj_gate_find_marks(buf + i, n);
+        if (n == JJ_GATE_BLOCK && g->depth > 0 && jj_gate_skip_block(g, &m)) {
+            i += n;
+            continue;
+        }
+        long depth = g->depth;
+        int in_string = g->in_string;
+        uint64_t mask = m.quotes | m.backslashes | m.opens | m.closes;
+        if (g->escaped) { /* the block's first byte was escaped at the end of the last one */
             mask &= ~(uint64_t)1;
-            escaped = 0;
+            g->escaped = 0;
         }
         while (mask) {
             unsigned j = jj_gate_lowest(mask);
@@ -84,13 +157,13 @@ size_t jj_gate_scan(jj_gate *g, const uint8_t *buf, size_t len, int *opens) {
             if (in_string) {
                 if (c == '\\') {
                     if (j + 1 < n) mask &= ~((uint64_t)1 << (j + 1));
-                    else escaped = 1;
+                    else g->escaped = 1;
                 } else if (c == '"') {
                     in_string = 0;
                     if (depth <= 0) {
                         *opens = 1;
                         i += j + 1;
-                        goto done;
+                        break;
                     }
                 }
             } else if (c == '"') {
@@ -101,15 +174,14 @@ size_t jj_gate_scan(jj_gate *g, const uint8_t *buf, size_t len, int *opens) {
                 if (--depth <= 0) {
                     *opens = 1;
                     i += j + 1;
-                    goto done;
+                    break;
                 }
             } /* a backslash outside strings, inside a container: nothing */
         }
+        g->depth = depth;
+        g->in_string = in_string;
+        if (*opens) return i;
         i += n;
     }
-done:
-    g->depth = depth;
-    g->in_string = in_string;
-    g->escaped = escaped;
     return i;
 }

@@ -70,7 +70,8 @@ static uint32_t rnd(void) {
     return (uint32_t)(rng_state >> 16);
 }
 
-/* A text from an alphabet weighted by `kind`: marks, letters, white space. */
+/* A text from an alphabet weighted by `kind`: marks, letters, white space; kind 4
+ * nested deep (the gate's whole-block path). */
 static void random_text(uint8_t *out, size_t len, int kind) {
     static const char marks[] = "\"\\[]{}";
     static const char plain[] = "ab1 ,:\n\t";
@@ -79,9 +80,16 @@ static void random_text(uint8_t *out, size_t len, int kind) {
         if (kind == 0) out[i] = (uint8_t)(r < 30 ? marks[rnd() % 6] : plain[rnd() % 8]);
         else if (kind == 1) out[i] = (uint8_t)(r < 3 ? marks[rnd() % 6] : plain[rnd() % 8]);
         else if (kind == 2) out[i] = (uint8_t)(r < 50 ? '\\' : r < 70 ? '"' : r < 85 ? '[' : marks[rnd() % 6]);
-        else out[i] = (uint8_t)rnd(); /* any byte, UTF-8 or not */
+        else if (kind == 3) out[i] = (uint8_t)rnd(); /* any byte, UTF-8 or not */
+        else out[i] = (uint8_t)(r < 4 ? '"' : r < 6 ? '\\' : r < 8 ? '[' : r < 9 ? ']' : plain[rnd() % 8]);
     }
-    if (kind != 3 && len && rnd() % 2) out[0] = (uint8_t)(rnd() % 2 ? '[' : '"'); /* mostly a container */
+    if (kind == 4) { /* deep inside containers, closing them near the end: whole blocks */
+        size_t opened = len / 8 < 40 ? len / 8 : 40;
+        memset(out, '{', opened);
+        if (len > opened) memset(out + len - opened / 2, '}', opened / 2);
+        return;
+    }
+    if (kind < 3 && len && rnd() % 2) out[0] = (uint8_t)(rnd() % 2 ? '[' : '"'); /* mostly a container */
 }
 
 static void check_text(const uint8_t *text, size_t len, const char *what) {
@@ -133,7 +141,7 @@ static void test_random(void) {
         if (round % 10 == 0) len = 300 + rnd() % 300;
         size_t shift = rnd() % 16; /* every alignment */
         uint8_t *text = storage + shift;
-        random_text(text, len, round % 4);
+        random_text(text, len, round % 5);
         check_text(text, len, "random");
     }
 }
