@@ -193,3 +193,14 @@ def test_feed_holds_no_references():
     assert feed_all() == [json.loads(doc)]
     assert traced_growth(feed_all) < 64 * 1024
     assert [sys.getrefcount(c) for c in chunks] == before
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_empty_chunks_first(fmt):
+    # an empty chunk starves the decoder before the first document (before format='array'
+    # has its '['): the next chunk still gives what it completes
+    data, texts, ready = write_stream([None, [1, "\\\""], {"a": 2}], fmt, True, None)
+    dec = jetjson.Decoder(format=fmt)
+    assert dec.feed(b"") == [] and dec.feed(b"") == []
+    got = dec.feed(data[:ready[1]])
+    assert got == [json.loads(t) for t in texts[:2]]
