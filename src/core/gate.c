@@ -3,10 +3,10 @@
  *
  * Inside a container (the long part of a big document) a block is taken whole: its
  * escaped bytes from its backslashes (rare, walked one by one), its strings from its
- * unescaped quotes (a running XOR), its brackets outside strings counted. That holds
- * while every backslash is inside a string (as in JSON) and the brackets cannot close
- * the outermost container within the block; otherwise, and at the top level, the block
- * is read mark by mark, exactly as the byte-at-a-time rule says. */
+ * unescaped quotes (a running XOR), its brackets outside strings counted (or walked,
+ * when they may close the outermost container). That holds while every backslash is
+ * inside a string (as in JSON); otherwise, and at the top level, the block is read
+ * mark by mark, exactly as the byte-at-a-time rule says. */
 #include "jetjson_gate.h"
 
 #if defined(__SSE2__)
@@ -85,10 +85,11 @@ static inline uint64_t jj_gate_running_xor(uint64_t x) {
     return x;
 }
 
-/* A whole 64-byte block inside a container, when no byte of it can open the gate and it
- * is JSON-like (every backslash inside a string): its state after it, and 1. Else 0,
- * with *g untouched. */
-static int jj_gate_skip_block(jj_gate *g, const jj_gate_marks *m) {
+/* A whole 64-byte block inside a container, when it is JSON-like (every backslash
+ * inside a string): the state after it, and 64; or, when a bracket of it closes the
+ * outermost container, the state after that bracket, its offset + 1 and *opens set.
+ * 0, with *g untouched, for a block it cannot take so. */
+static size_t jj_gate_take_block(jj_gate *g, const jj_gate_marks *m, int *opens) {
     /* the bytes that backslashes escape, as if every backslash were in a string */
     uint64_t escaped = 0, escaping = m->backslashes;
     int escaped_next = 0;
@@ -109,13 +110,28 @@ static int jj_gate_skip_block(jj_gate *g, const jj_gate_marks *m) {
     uint64_t strings = jj_gate_running_xor(m->quotes & ~escaped);
     if (g->in_string) strings = ~strings;
     if (m->backslashes & ~strings) return 0; /* one outside strings: read byte by byte */
-    uint64_t closes = m->closes & ~strings;
-    unsigned closed = jj_gate_count(closes);
-    if ((long)closed >= g->depth) return 0; /* the outermost container may close here */
-    g->depth += (long)jj_gate_count(m->opens & ~strings) - (long)closed;
+    uint64_t opened = m->opens & ~strings, closed = m->closes & ~strings;
+    long depth = g->depth;
+    if ((long)jj_gate_count(closed) >= depth) {
+        /* the outermost container may close here: its brackets in order */
+        for (uint64_t brackets = opened | closed; brackets; brackets &= brackets - 1) {
+            unsigned j = jj_gate_lowest(brackets);
+            if (opened >> j & 1) {
+                depth++;
+            } else if (--depth <= 0) { /* outside strings, no escape pending */
+                g->depth = depth;
+                g->in_string = g->escaped = 0;
+                *opens = 1;
+                return j + 1;
+            }
+        }
+    } else {
+        depth += (long)jj_gate_count(opened) - (long)jj_gate_count(closed);
+    }
+    g->depth = depth;
     g->in_string = (int)(strings >> (JJ_GATE_BLOCK - 1));
     g->escaped = escaped_next;
-    return 1;
+    return JJ_GATE_BLOCK;
 }
 
 size_t jj_gate_scan(jj_gate *g, const uint8_t *buf, size_t len, int *opens) {
@@ -139,9 +155,11 @@ size_t jj_gate_scan(jj_gate *g, const uint8_t *buf, size_t len, int *opens) {
          * block is read to its end or to that byte. */
         size_t n = len - i < JJ_GATE_BLOCK ? len - i : JJ_GATE_BLOCK;
         jj_gate_marks m = jj_gate_find_marks(buf + i, n);
-        if (n == JJ_GATE_BLOCK && g->depth > 0 && jj_gate_skip_block(g, &m)) {
-            i += n;
-            continue;
+        if (n == JJ_GATE_BLOCK && g->depth > 0) {
+            size_t took = jj_gate_take_block(g, &m, opens);
+            i += took;
+            if (*opens) return i;
+            if (took) continue;
         }
         long depth = g->depth;
         int in_string = g->in_string;
