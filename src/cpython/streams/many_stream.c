@@ -262,16 +262,16 @@ static int jj_stream_gate_opens(jj_many_iter *it) {
  * state-free start is right when the line break is between documents; inside one (a
  * pretty-printed document), a document that ends after it still ends the scan (a
  * bracket more closing, or a string's end: valid JSON has no line break in a string). */
-static size_t jj_stream_parse_end(jj_many_iter *it) {
+static size_t jj_stream_parse_end(jj_many_iter *it, jj_gate *tail) {
     if (it->format != JJ_FMT_WHITESPACE && it->format != JJ_FMT_LINES) return it->len;
     size_t from = it->gated && it->gate_scan > it->pos ? it->gate_scan : it->pos;
     if (from >= it->len) return it->len;
     const uint8_t *nl = jj_memrchr(it->buf + from, '\n', it->len - from);
     if (!nl) return it->len;
     size_t cut = (size_t)(nl + 1 - it->buf);
-    jj_gate tail = jj_gate_start();
+    *tail = jj_gate_start();
     int opens;
-    jj_gate_scan(&tail, it->buf + cut, it->len - cut, &opens);
+    jj_gate_scan(tail, it->buf + cut, it->len - cut, &opens);
     return opens || cut == it->len ? it->len : cut;
 }
 
@@ -343,14 +343,19 @@ static PyObject *jj_stream_feed(PyObject *self, PyObject *chunk) {
     int gc_was_enabled = PyGC_Disable();
     /* read as if this chunk ended before a last line that cannot finish a document (the
      * same documents come, any cut being allowed): one less parse of it cut short */
-    size_t fed_end = it->len, parse_end = jj_stream_parse_end(it);
+    jj_gate tail;
+    size_t fed_end = it->len, parse_end = jj_stream_parse_end(it, &tail);
     it->len = parse_end;
     PyObject *out = jj_stream_drain(it);
     it->len = fed_end;
     if (parse_end < fed_end) {
         Py_CLEAR(it->utf8); /* made for the shorter buffer */
-        /* the document before the cut went on past it (a line break inside it) */
-        if (out && !it->done && it->gated && jj_stream_gate_opens(it)) {
+        if (it->gated && it->gate_from == parse_end && it->gate_scan == parse_end) {
+            /* starved by the document after the cut: its bytes were scanned already */
+            it->gate_state = tail;
+            it->gate_scan = fed_end;
+        } else if (out && !it->done && it->gated && jj_stream_gate_opens(it)) {
+            /* the document before the cut went on past it (a line break inside it) */
             PyObject *more = jj_stream_drain(it);
             if (!more || PyList_SetSlice(out, PyList_GET_SIZE(out), PyList_GET_SIZE(out), more) < 0) Py_CLEAR(out);
             Py_XDECREF(more);
