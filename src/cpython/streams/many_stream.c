@@ -242,6 +242,7 @@ static int jj_stream_gate_opens(jj_many_iter *it) {
         jj_stream_window_reaches(it, it->len);
         return 1;
     }
+    if (it->gate_scan >= it->len) return 0; /* nothing new (an empty chunk; buf may be NULL) */
     if (it->format == JJ_FMT_LINES || it->format == JJ_FMT_JSON_SEQ) {
         const uint8_t *p = it->buf + it->gate_scan;
         const uint8_t *hit = memchr(p, it->format == JJ_FMT_LINES ? '\n' : 0x1E, it->len - it->gate_scan);
