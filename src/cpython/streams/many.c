@@ -139,7 +139,7 @@ static void jj_give_back_pages(jj_many_iter *it) {
 
 /* ---- windows ---- */
 
-static const uint8_t *jj_memrchr(const uint8_t *b, uint8_t c, size_t n) {
+const uint8_t *jj_memrchr(const uint8_t *b, uint8_t c, size_t n) {
 #if defined(__GLIBC__)
     return memrchr(b, c, n);
 #else

@@ -12,6 +12,7 @@
 
 #include "state.h"
 
+#include "jetjson_gate.h"
 #include "jetjson_paths.h"
 #include "jetjson_pool.h"
 
@@ -62,8 +63,7 @@ typedef struct jj_many_iter {
      * small chunks is then read a bounded number of times, not once per chunk */
     int gated;
     size_t gate_from, gate_scan, gate_until;
-    long gate_depth;
-    int gate_in_string, gate_escaped;
+    jj_gate gate_state;      /* the scan's strings and nesting at gate_scan */
     PyObject *utf8;          /* bytes holding exactly buf, made when an error needs it */
     /* the engine */
     jj_parser *parser;
@@ -148,6 +148,8 @@ int jj_many_build_fields(jj_many_iter *it, jj_field_value_fn field, void *ctx);
 
 /* many.c: the bytes of the window the iterator opens at buf[pos] when it wants `want`. */
 size_t jj_many_window_size(const jj_many_iter *it, size_t pos, size_t want);
+/* The last byte c in b[0..n), or NULL. */
+const uint8_t *jj_memrchr(const uint8_t *b, uint8_t c, size_t n);
 
 /* many_threads.c. Starts reading ahead on `workers` pool threads: 0, or -1. */
 int jj_threads_start(jj_many_iter *it, Py_ssize_t workers);

@@ -8,6 +8,9 @@
 #include "many.h"
 
 #define JJ_READ_MIN ((size_t)64 << 10)
+/* A starved document waits for this many more bytes before it is parsed again (unless a
+ * byte that may end it comes first): see jj_stream_gate. */
+#define JJ_GATE_SLACK ((size_t)16 << 20)
 
 /* The exception being raised, taken (normalized) or given back. */
 static PyObject *jj_take_raised(void) {
@@ -203,47 +206,74 @@ void jj_stream_gate(jj_many_iter *it, size_t from, size_t want) {
     if (!it->gated || it->gate_from != from) { /* a new document: scan it from its start */
         it->gated = 1;
         it->gate_from = it->gate_scan = from;
-        it->gate_depth = 0;
-        it->gate_in_string = it->gate_escaped = 0;
+        it->gate_state = jj_gate_start();
     }
+    /* Without a byte that may end it, the document is parsed again (for an error that
+     * no later byte can mend) once the bytes in hand are at least four times as many
+     * and at least JJ_GATE_SLACK more. Such a parse costs about the bytes in hand: a
+     * valid document (whose end the scan finds) of up to the slack is parsed in full
+     * once, a longer one adds at most 4/3 of a parse (2 with the doubling this had). */
     size_t have = it->len - from;
-    size_t twice = have > SIZE_MAX / 4 ? SIZE_MAX / 2 : 2 * have;
-    if (want < twice) want = twice;
+    size_t grown = SIZE_MAX;
+    if (have <= (SIZE_MAX - JJ_GATE_SLACK) / 4) grown = have < JJ_GATE_SLACK / 3 ? have + JJ_GATE_SLACK : 4 * have;
+    if (want < grown) want = grown;
     it->gate_until = from > SIZE_MAX - want ? SIZE_MAX : from + want;
+}
+
+/* The gate let the document at gate_from through, as far as buf[0..reach) at least:
+ * the next window takes it all. Otherwise a window that ends inside it (the one that
+ * found it cut short) grows by doubling, each indexing and parsing it again from its
+ * start. Twice the span, as the window is cut at a line break in its second half. */
+static void jj_stream_window_reaches(jj_many_iter *it, size_t reach) {
+    size_t span = reach - it->gate_from;
+    size_t window = span > SIZE_MAX / 2 ? SIZE_MAX : 2 * span;
+    size_t planned = it->want_next ? it->want_next : it->batch;
+    if (planned < window) it->want_next = window;
 }
 
 /* Scans the bytes fed since the gate was set: 1 when the document may now be read
  * (a byte that can end it came, or enough bytes), 0 to wait for more. */
 static int jj_stream_gate_opens(jj_many_iter *it) {
-    if (it->len >= it->gate_until) return 1;
-    const uint8_t *p = it->buf + it->gate_scan, *end = it->buf + it->len;
+    int opens;
+    /* format='array' before its '[' is read: the scan would take the array for the
+     * document, whose elements are the documents */
+    if (it->format == JJ_FMT_ARRAY && it->array_state == 0) return 1;
+    if (it->len >= it->gate_until) { /* parsed again for an error, all of it */
+        jj_stream_window_reaches(it, it->len);
+        return 1;
+    }
+    if (it->gate_scan >= it->len) return 0; /* nothing new (an empty chunk; buf may be NULL) */
     if (it->format == JJ_FMT_LINES || it->format == JJ_FMT_JSON_SEQ) {
-        const uint8_t *hit = memchr(p, it->format == JJ_FMT_LINES ? '\n' : 0x1E, (size_t)(end - p));
+        const uint8_t *p = it->buf + it->gate_scan;
+        const uint8_t *hit = memchr(p, it->format == JJ_FMT_LINES ? '\n' : 0x1E, it->len - it->gate_scan);
         it->gate_scan = hit ? (size_t)(hit + 1 - it->buf) : it->len;
-        return hit != NULL;
+        opens = hit != NULL;
+    } else {
+        /* the other formats: a byte outside strings at the document's top level (its
+         * end, or a scalar's bytes) */
+        it->gate_scan += jj_gate_scan(&it->gate_state, it->buf + it->gate_scan, it->len - it->gate_scan, &opens);
     }
-    /* the other formats: a byte outside strings at the document's top level (its end,
-     * or a scalar's bytes) */
-    long depth = it->gate_depth;
-    int in_string = it->gate_in_string, escaped = it->gate_escaped, opens = 0;
-    for (; p < end && !opens; p++) {
-        uint8_t c = *p;
-        if (in_string) {
-            if (escaped) escaped = 0;
-            else if (c == '\\') escaped = 1;
-            else if (c == '"') in_string = 0, opens = depth <= 0;
-            continue;
-        }
-        if (c == '"') in_string = 1;
-        else if (c == '[' || c == '{') depth++;
-        else if (c == ']' || c == '}') depth--, opens = depth <= 0;
-        else opens = depth <= 0;
-    }
-    it->gate_depth = depth;
-    it->gate_in_string = in_string;
-    it->gate_escaped = escaped;
-    it->gate_scan = (size_t)(p - it->buf);
+    if (opens) jj_stream_window_reaches(it, it->gate_scan);
     return opens;
+}
+
+/* Where this feed stops reading (NDJSON and JSON Lines): at the last line break, when
+ * the bytes after it are a document's start that does not end. Left to the next feed,
+ * they are not parsed now only to be found cut short. A scan from the line break's
+ * state-free start is right when the line break is between documents; inside one (a
+ * pretty-printed document), a document that ends after it still ends the scan (a
+ * bracket more closing, or a string's end: valid JSON has no line break in a string). */
+static size_t jj_stream_parse_end(jj_many_iter *it, jj_gate *tail) {
+    if (it->format != JJ_FMT_WHITESPACE && it->format != JJ_FMT_LINES) return it->len;
+    size_t from = it->gated && it->gate_scan > it->pos ? it->gate_scan : it->pos;
+    if (from >= it->len) return it->len;
+    const uint8_t *nl = jj_memrchr(it->buf + from, '\n', it->len - from);
+    if (!nl) return it->len;
+    size_t cut = (size_t)(nl + 1 - it->buf);
+    *tail = jj_gate_start();
+    int opens;
+    jj_gate_scan(tail, it->buf + cut, it->len - cut, &opens);
+    return opens || cut == it->len ? it->len : cut;
 }
 
 /* The documents that the bytes in hand complete: a list. */
@@ -312,7 +342,26 @@ static PyObject *jj_stream_feed(PyObject *self, PyObject *chunk) {
      * feed (1.47x the time of loads_many over the same bytes in 64 KB chunks; 1.07x
      * with the collector off for both) */
     int gc_was_enabled = PyGC_Disable();
+    /* read as if this chunk ended before a last line that cannot finish a document (the
+     * same documents come, any cut being allowed): one less parse of it cut short */
+    jj_gate tail;
+    size_t fed_end = it->len, parse_end = jj_stream_parse_end(it, &tail);
+    it->len = parse_end;
     PyObject *out = jj_stream_drain(it);
+    it->len = fed_end;
+    if (parse_end < fed_end) {
+        Py_CLEAR(it->utf8); /* made for the shorter buffer */
+        if (it->gated && it->gate_from == parse_end && it->gate_scan == parse_end) {
+            /* starved by the document after the cut: its bytes were scanned already */
+            it->gate_state = tail;
+            it->gate_scan = fed_end;
+        } else if (out && !it->done && it->gated && jj_stream_gate_opens(it)) {
+            /* the document before the cut went on past it (a line break inside it) */
+            PyObject *more = jj_stream_drain(it);
+            if (!more || PyList_SetSlice(out, PyList_GET_SIZE(out), PyList_GET_SIZE(out), more) < 0) Py_CLEAR(out);
+            Py_XDECREF(more);
+        }
+    }
     if (gc_was_enabled) PyGC_Enable();
     it->busy = 0;
     return out;
