@@ -358,8 +358,13 @@ static PyObject *jj_stream_feed(PyObject *self, PyObject *chunk) {
         } else if (out && !it->done && it->gated && jj_stream_gate_opens(it)) {
             /* the document before the cut went on past it (a line break inside it) */
             PyObject *more = jj_stream_drain(it);
-            if (!more || PyList_SetSlice(out, PyList_GET_SIZE(out), PyList_GET_SIZE(out), more) < 0) Py_CLEAR(out);
-            Py_XDECREF(more);
+            if (!more) { /* as the drain does: the documents come first, the error next call */
+                if (PyList_GET_SIZE(out)) it->failure = jj_take_raised();
+                else Py_CLEAR(out);
+            } else {
+                if (PyList_SetSlice(out, PyList_GET_SIZE(out), PyList_GET_SIZE(out), more) < 0) Py_CLEAR(out);
+                Py_DECREF(more);
+            }
         }
     }
     if (gc_was_enabled) PyGC_Enable();
