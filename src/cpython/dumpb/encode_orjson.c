@@ -582,5 +582,6 @@ PyObject *jj_dumpb_many(PyObject *module, PyObject *const *args, Py_ssize_t narg
         jj_writer_abandon(&e.w);
         return NULL;
     }
+    e.st->dumpb_last_len = jj_writer_len(&e.w);
     return jj_writer_finish(&e.w);
 }

@@ -49,35 +49,39 @@ static inline int jj_ctz(uint32_t m) {
 }
 
 /* The escaped text of n ASCII bytes, without quotes; room for 6n + JJ_BLOCK bytes is
- * reserved. */
+ * reserved. Each block is copied whole and its mask says where the first character to
+ * escape is: the copy up to it stands, the escape is written over the rest, and the
+ * next block starts just after it. The last bytes (fewer than a block) are the last 16
+ * of the text, shifted down, so a title in quotes costs two escapes and no byte loop
+ * (the byte loop after a quote at the end cost 12 ns a str). */
 static size_t jj_write_ascii_body(const uint8_t *src, size_t n, uint8_t *out) {
     uint8_t *o = out;
     size_t i = 0;
-    for (;;) {
-        while (n - i >= JJ_BLOCK) {
-            uint32_t m = jj_copy_block(o, src + i);
-            if (m) {
-                int k = jj_ctz(m);
-                o += k;
-                i += (size_t)k;
-                goto special;
-            }
-            o += JJ_BLOCK;
-            i += JJ_BLOCK;
-        }
-        {
-            size_t r = n - i;
-            if (r == 0) break;
-            /* n >= JJ_BLOCK here, so the block before the end is inside the text */
-            if (n >= 16 && r < 16 && !jj_copy_tail16(o, src + n, r)) {
-                o += r;
-                break;
-            }
-            /* a short text, or a tail that holds an escape: byte by byte */
+    while (i < n) {
+        uint32_t m;
+        size_t step;
+        if (n - i >= JJ_BLOCK) {
+            m = jj_copy_block(o, src + i);
+            step = JJ_BLOCK;
+        } else if (n >= 16) { /* the 16 bytes before the end are inside the text */
+            step = n - i;
+            m = jj_special16(src + n - 16) >> (16 - step);
+            (void)jj_copy_tail16(o, src + n, step);
+        } else { /* a short text: byte by byte */
             while (i < n && jj_escape_letter[src[i]] == 0) *o++ = src[i++];
             if (i == n) break;
+            o = jj_write_escape_ascii(o, src[i]);
+            i++;
+            continue;
         }
-    special:
+        if (!m) {
+            o += step;
+            i += step;
+            continue;
+        }
+        int k = jj_ctz(m);
+        o += k;
+        i += (size_t)k;
         o = jj_write_escape_ascii(o, src[i]);
         i++;
     }
