@@ -221,6 +221,87 @@ static Py_ssize_t jj_put_int_run(jj_dumpb_enc *e, PyObject *const *items, Py_ssi
     return i;
 }
 
+/* Items i.. (of n) of a list's or tuple's item array in the compact layout, each after
+ * its comma (none before item 0), as long as they are leaves: exact strs, ints, floats,
+ * True, False, None. Returns the index of the first item left (a container or another
+ * type, nothing of it written; n when all were), or -1 on error. No Python code runs
+ * for a leaf, so the array cannot change meanwhile, and the position and the end of the
+ * buffer stay in locals (see jj_put_ascii_run). Records that mix strs and numbers
+ * (amazon_cellphones.ndjson: five strs, a number, a str, a number, a str) went back to
+ * the general loop at every number, and to jj_dumpb_str at every str in quotes. */
+static Py_ssize_t jj_put_leaf_run(jj_dumpb_enc *e, PyObject *const *items, Py_ssize_t i, Py_ssize_t n) {
+    /* a comma and the longest number, or a comma and "false" */
+    enum { ROOM = 1 + (JJ_DOUBLE_BUF_SIZE > JJ_INT_MAX_CHARS ? JJ_DOUBLE_BUF_SIZE : JJ_INT_MAX_CHARS) };
+    uint8_t *pos = e->w.pos, *end = e->w.end;
+    for (; i < n; i++) {
+        PyObject *item = items[i];
+        PyTypeObject *type = Py_TYPE(item);
+        if (type == &PyUnicode_Type) {
+            size_t len;
+            if (!jj_inline_ascii(item, &len)) { /* non-ASCII or long: the general str writer */
+                if (jj_writer_reserve_local(&e->w, &pos, &end, 1)) return -1;
+                pos[0] = ',';
+                e->w.pos = pos + (i != 0);
+                if (jj_dumpb_str(e, item)) return -1;
+                pos = e->w.pos;
+                end = e->w.end;
+                continue;
+            }
+            /* room for the escaped form, so a str to escape is redone in place */
+            if (jj_writer_reserve_local(&e->w, &pos, &end, 6 * len + 3 + JJ_STR_SLACK)) return -1;
+            pos[0] = ',';
+            uint8_t *o = pos + (i != 0);
+            uint8_t *after = jj_put_ascii_literal(o, item, len, 1);
+            if (!after) {
+                size_t body = jj_dumpb_ascii_body(jj_ascii_data(item), len, o + 1);
+                o[body + 1] = '"';
+                after = o + body + 2;
+            }
+            pos = after;
+            continue;
+        }
+        int64_t v;
+        if (type == &PyLong_Type && jj_compact_int(item, &v)) {
+            if (jj_writer_reserve_local(&e->w, &pos, &end, ROOM)) return -1;
+            pos[0] = ',';
+            pos = jj_write_int64(pos + (i != 0), v);
+            continue;
+        }
+        if (type == &PyFloat_Type) {
+            if (jj_writer_reserve_local(&e->w, &pos, &end, ROOM)) return -1;
+            pos[0] = ',';
+            pos += i != 0;
+            double d = PyFloat_AS_DOUBLE(item);
+            if (isfinite(d)) {
+                pos += jj_dumpb_format_double(d, (char *)pos);
+            } else {
+                memcpy(pos, "null", 4);
+                pos += 4;
+            }
+            continue;
+        }
+        if (item == Py_True || item == Py_False || item == Py_None) {
+            if (jj_writer_reserve_local(&e->w, &pos, &end, ROOM)) return -1;
+            pos[0] = ',';
+            pos += i != 0;
+            if (item == Py_True) {
+                memcpy(pos, "true", 4);
+                pos += 4;
+            } else if (item == Py_False) {
+                memcpy(pos, "false", 5);
+                pos += 5;
+            } else {
+                memcpy(pos, "null", 4);
+                pos += 4;
+            }
+            continue;
+        }
+        break;
+    }
+    e->w.pos = pos;
+    return i;
+}
+
 /* The items of a list or tuple from `first` on (those before it are written, with the
  * '['), `items` re-read on every step (a list may change under default). */
 static int jj_dumpb_sequence_items(jj_dumpb_enc *e, PyObject *seq, int depth, int ndefault, Py_ssize_t first) {
@@ -230,21 +311,13 @@ static int jj_dumpb_sequence_items(jj_dumpb_enc *e, PyObject *seq, int depth, in
     Py_INCREF(seq);
     if (!first && jj_writer_put_byte(&e->w, '[')) goto done;
     for (Py_ssize_t i = first; i < Py_SIZE(seq); i++) {
-        PyObject *item = is_list ? PyList_GET_ITEM(seq, i) : PyTuple_GET_ITEM(seq, i);
-        if (Py_TYPE(item) == &PyUnicode_Type) {
-            if (compact) { /* this str and the ones after it, each with its comma */
-                PyObject *const *items = is_list ? ((PyListObject *)seq)->ob_item : ((PyTupleObject *)seq)->ob_item;
-                Py_ssize_t next = jj_put_ascii_run(e, items, i, Py_SIZE(seq));
-                if (next < 0) goto done;
-                if (next > i) {
-                    i = next - 1;
-                    continue;
-                }
-            }
-            if ((i && jj_writer_put_byte(&e->w, ',')) || jj_dumpb_newline(e, depth + 1) || jj_dumpb_str(e, item))
-                goto done;
-            continue;
+        if (compact) { /* the leaves from here, each with its comma */
+            PyObject *const *items = is_list ? ((PyListObject *)seq)->ob_item : ((PyTupleObject *)seq)->ob_item;
+            i = jj_put_leaf_run(e, items, i, Py_SIZE(seq));
+            if (i < 0) goto done;
+            if (i >= Py_SIZE(seq)) break;
         }
+        PyObject *item = is_list ? PyList_GET_ITEM(seq, i) : PyTuple_GET_ITEM(seq, i);
         if (i && jj_writer_put_byte(&e->w, ',')) goto done;
         if (jj_dumpb_newline(e, depth + 1)) goto done;
         if (jj_dumpb_item(e, item, depth + 1, ndefault)) goto done;

@@ -46,6 +46,12 @@ size_t jj_dumpb_format_double(double v, char *out);
 /* The literal of any str (or str subclass); orjson's error for surrogates. */
 int jj_dumpb_str(jj_dumpb_enc *e, PyObject *s);
 
+/* The escaped text of n ASCII bytes (orjson's escapes), without quotes, at out, which
+ * has room for 6n + JJ_STR_SLACK bytes; returns its length. The 16 bytes before
+ * src + n must be readable when n >= 16 (they are inside the text then). */
+#define JJ_STR_SLACK 16
+size_t jj_dumpb_ascii_body(const uint8_t *src, size_t n, uint8_t *out);
+
 /* Short strings without a branch on their length.
  *
  * jj_copy_tail16 copies the r bytes (1 <= r <= 16) that end at `end` to dst and tells

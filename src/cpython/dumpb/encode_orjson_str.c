@@ -48,13 +48,12 @@ static inline int jj_ctz(uint32_t m) {
 #endif
 }
 
-/* The escaped text of n ASCII bytes, without quotes; room for 6n + JJ_BLOCK bytes is
- * reserved. Each block is copied whole and its mask says where the first character to
+/* Each block is copied whole and its mask says where the first character to
  * escape is: the copy up to it stands, the escape is written over the rest, and the
  * next block starts just after it. The last bytes (fewer than a block) are the last 16
  * of the text, shifted down, so a title in quotes costs two escapes and no byte loop
  * (the byte loop after a quote at the end cost 12 ns a str). */
-static size_t jj_write_ascii_body(const uint8_t *src, size_t n, uint8_t *out) {
+size_t jj_dumpb_ascii_body(const uint8_t *src, size_t n, uint8_t *out) {
     uint8_t *o = out;
     size_t i = 0;
     while (i < n) {
@@ -99,9 +98,9 @@ static int jj_dumpb_long_str(jj_dumpb_enc *e, const uint8_t *data, size_t n, int
     if (jj_writer_put_byte(&e->w, '"')) return -1;
     for (size_t i = 0; i < n;) {
         size_t m = n - i < JJ_STR_PIECE ? n - i : JJ_STR_PIECE;
-        if (jj_writer_reserve(&e->w, 6 * m + 2 + JJ_BLOCK)) return -1;
+        if (jj_writer_reserve(&e->w, 6 * m + 2 + JJ_STR_SLACK)) return -1;
         if (ascii) {
-            e->w.pos += jj_write_ascii_body(data + i, m, e->w.pos);
+            e->w.pos += jj_dumpb_ascii_body(data + i, m, e->w.pos);
         } else {
             uint8_t saved = e->w.pos[-1];
             size_t len = jj_escape_orjson(data + i * (size_t)kind, m, kind, e->w.pos - 1);
@@ -121,11 +120,11 @@ int jj_dumpb_str(jj_dumpb_enc *e, PyObject *s) {
     size_t n = (size_t)PyUnicode_GET_LENGTH(s);
     if (n > JJ_STR_PIECE)
         return jj_dumpb_long_str(e, (const uint8_t *)PyUnicode_DATA(s), n, PyUnicode_KIND(s), PyUnicode_IS_ASCII(s));
-    if (jj_writer_reserve(&e->w, 6 * n + 2 + JJ_BLOCK)) return -1;
+    if (jj_writer_reserve(&e->w, 6 * n + 2 + JJ_STR_SLACK)) return -1;
     if (PyUnicode_IS_ASCII(s)) {
         uint8_t *o = e->w.pos;
         o[0] = '"';
-        size_t len = jj_write_ascii_body((const uint8_t *)PyUnicode_DATA(s), n, o + 1);
+        size_t len = jj_dumpb_ascii_body((const uint8_t *)PyUnicode_DATA(s), n, o + 1);
         o[len + 1] = '"';
         e->w.pos = o + len + 2;
         return 0;
