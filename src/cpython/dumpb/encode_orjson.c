@@ -311,13 +311,22 @@ static int jj_dumpb_sequence_items(jj_dumpb_enc *e, PyObject *seq, int depth, in
     Py_INCREF(seq);
     if (!first && jj_writer_put_byte(&e->w, '[')) goto done;
     for (Py_ssize_t i = first; i < Py_SIZE(seq); i++) {
-        if (compact) { /* the leaves from here, each with its comma */
+        PyObject *item = is_list ? PyList_GET_ITEM(seq, i) : PyTuple_GET_ITEM(seq, i);
+        PyTypeObject *type = Py_TYPE(item);
+        if (type == &PyList_Type || type == &PyDict_Type) { /* nested: straight to its writer */
+            if ((i && jj_writer_put_byte(&e->w, ',')) || jj_dumpb_newline(e, depth + 1)) goto done;
+            if (type == &PyList_Type ? jj_dumpb_sequence(e, item, depth + 1, ndefault)
+                                     : jj_dumpb_dict(e, item, depth + 1, ndefault))
+                goto done;
+            continue;
+        }
+        if (compact) { /* the leaves from here */
             PyObject *const *items = is_list ? ((PyListObject *)seq)->ob_item : ((PyTupleObject *)seq)->ob_item;
             i = jj_put_leaf_run(e, items, i, Py_SIZE(seq));
             if (i < 0) goto done;
             if (i >= Py_SIZE(seq)) break;
+            item = items[i];
         }
-        PyObject *item = is_list ? PyList_GET_ITEM(seq, i) : PyTuple_GET_ITEM(seq, i);
         if (i && jj_writer_put_byte(&e->w, ',')) goto done;
         if (jj_dumpb_newline(e, depth + 1)) goto done;
         if (jj_dumpb_item(e, item, depth + 1, ndefault)) goto done;

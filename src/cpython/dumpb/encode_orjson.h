@@ -147,35 +147,14 @@ _Static_assert(sizeof(PyASCIIObject) >= 16, "a short str's 16 bytes must stay in
  * characters jj_copy_tail16; from 16 whole 16-byte blocks, the last one ending at the
  * end of the text (the shift of the short tail cost a 26-character str 11 of its 117
  * instructions); one test at the end. */
+/* jj_copy_ascii_str for n > 32 (encode_orjson_str.c), out of line: it stays small
+ * where it is inlined (dict values, list runs, keys). */
+int jj_copy_ascii_long(uint8_t *dst, const uint8_t *data, size_t n);
+
 static inline int jj_copy_ascii_str(uint8_t *dst, const uint8_t *data, size_t n) {
     if (n < 16) return jj_copy_tail16(dst, data + n, n);
-#if defined(__SSE2__)
-    __m128i lo = _mm_set1_epi8(0x20), quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\');
-    __m128i acc = _mm_setzero_si128();
-#define JJ_COPY_AT(k) do { \
-        __m128i v_ = _mm_loadu_si128((const __m128i *)(const void *)(data + (k))); \
-        _mm_storeu_si128((__m128i *)(void *)(dst + (k)), v_); \
-        acc = _mm_or_si128(acc, _mm_or_si128(_mm_cmplt_epi8(v_, lo), \
-                          _mm_or_si128(_mm_cmpeq_epi8(v_, quote), _mm_cmpeq_epi8(v_, bslash)))); \
-    } while (0)
-    if (n <= 32) {
-        JJ_COPY_AT(0);
-        JJ_COPY_AT(n - 16);
-    } else {
-        for (size_t i = 0; i < n - 32; i += 32) {
-            JJ_COPY_AT(i);
-            JJ_COPY_AT(i + 16);
-        }
-        JJ_COPY_AT(n - 32);
-        JJ_COPY_AT(n - 16);
-    }
-#undef JJ_COPY_AT
-    return _mm_movemask_epi8(acc) != 0;
-#else
-    uint32_t bad = 0;
-    for (size_t i = 0; i < n - 16; i += 16) bad |= jj_copy_check16(dst + i, data + i);
-    return (bad | jj_copy_check16(dst + n - 16, data + n - 16)) != 0;
-#endif
+    if (n <= 32) return (jj_copy_check16(dst, data) | jj_copy_check16(dst + n - 16, data + n - 16)) != 0;
+    return jj_copy_ascii_long(dst, data, n);
 }
 
 /* The literal of s at o (room for its length + 18 bytes) when s is the common case: a

@@ -48,6 +48,35 @@ static inline int jj_ctz(uint32_t m) {
 #endif
 }
 
+/* 32 bytes a step, then the last 32 bytes of the text over what came before, and one
+ * test at the end: strs of varying length (60 to 100 characters: URLs, titles) cost a
+ * mispredicted loop exit for every 16-byte length class, and ran at 0.86x
+ * fastsimdjson's dumpb_many with a 16-byte step. */
+int jj_copy_ascii_long(uint8_t *dst, const uint8_t *data, size_t n) {
+#if defined(__SSE2__)
+    const __m128i lo = _mm_set1_epi8(0x20), quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\');
+    __m128i acc = _mm_setzero_si128();
+#define JJ_COPY_AT(k) do { \
+        __m128i v_ = _mm_loadu_si128((const __m128i *)(const void *)(data + (k))); \
+        _mm_storeu_si128((__m128i *)(void *)(dst + (k)), v_); \
+        acc = _mm_or_si128(acc, _mm_or_si128(_mm_cmplt_epi8(v_, lo), \
+                          _mm_or_si128(_mm_cmpeq_epi8(v_, quote), _mm_cmpeq_epi8(v_, bslash)))); \
+    } while (0)
+    for (size_t i = 0; i < n - 32; i += 32) {
+        JJ_COPY_AT(i);
+        JJ_COPY_AT(i + 16);
+    }
+    JJ_COPY_AT(n - 32);
+    JJ_COPY_AT(n - 16);
+#undef JJ_COPY_AT
+    return _mm_movemask_epi8(acc) != 0;
+#else
+    uint32_t bad = 0;
+    for (size_t i = 0; i < n - 16; i += 16) bad |= jj_copy_check16(dst + i, data + i);
+    return (bad | jj_copy_check16(dst + n - 16, data + n - 16)) != 0;
+#endif
+}
+
 /* Each block is copied whole and its mask says where the first character to
  * escape is: the copy up to it stands, the escape is written over the rest, and the
  * next block starts just after it. The last bytes (fewer than a block) are the last 16
@@ -56,31 +85,37 @@ static inline int jj_ctz(uint32_t m) {
 size_t jj_dumpb_ascii_body(const uint8_t *src, size_t n, uint8_t *out) {
     uint8_t *o = out;
     size_t i = 0;
-    while (i < n) {
-        uint32_t m;
-        size_t step;
-        if (n - i >= JJ_BLOCK) {
-            m = jj_copy_block(o, src + i);
-            step = JJ_BLOCK;
-        } else if (n >= 16) { /* the 16 bytes before the end are inside the text */
-            step = n - i;
-            m = jj_special16(src + n - 16) >> (16 - step);
-            (void)jj_copy_tail16(o, src + n, step);
-        } else { /* a short text: byte by byte */
-            while (i < n && jj_escape_letter[src[i]] == 0) *o++ = src[i++];
-            if (i == n) break;
-            o = jj_write_escape_ascii(o, src[i]);
-            i++;
-            continue;
+    for (;;) {
+        while (n - i >= JJ_BLOCK) {
+            uint32_t m = jj_copy_block(o, src + i);
+            if (m) {
+                int k = jj_ctz(m);
+                o += k;
+                i += (size_t)k;
+                goto special;
+            }
+            o += JJ_BLOCK;
+            i += JJ_BLOCK;
         }
-        if (!m) {
-            o += step;
-            i += step;
-            continue;
+        {
+            size_t r = n - i;
+            if (r == 0) break;
+            if (n >= 16) { /* the 16 bytes before the end are inside the text */
+                uint32_t m = jj_special16(src + n - 16) >> (16 - r);
+                (void)jj_copy_tail16(o, src + n, r);
+                if (!m) {
+                    o += r;
+                    break;
+                }
+                int k = jj_ctz(m);
+                o += k;
+                i += (size_t)k;
+            } else { /* a short text: byte by byte */
+                while (i < n && jj_escape_letter[src[i]] == 0) *o++ = src[i++];
+                if (i == n) break;
+            }
         }
-        int k = jj_ctz(m);
-        o += k;
-        i += (size_t)k;
+    special:
         o = jj_write_escape_ascii(o, src[i]);
         i++;
     }
