@@ -178,3 +178,31 @@ def test_no_leak_and_inputs_keep_their_refcounts():
     growth = sum(s.size_diff for s in snap1.compare_to(snap0, "filename"))
     assert growth < 64 * 1024, growth
     assert [sys.getrefcount(p) for p in probes] == before
+
+
+@pytest.mark.parametrize("container", [list, tuple, iter])
+def test_records_changed_by_default(container):
+    # a list of records is walked in place: `default` that empties or extends it is seen
+    # as a list iterator would see it (size re-read at every record)
+    class Odd:
+        pass
+
+    def run(dumper, recs_of):
+        recs = [[1, "a"], Odd(), [2, "b"], Odd(), [3]]
+        seq = recs_of(recs)
+
+        def default(o):
+            if len(recs) > 3:
+                del recs[3:]
+            else:
+                recs.append(["tail"])
+            return "odd"
+
+        return dumper(seq, default)
+
+    def oracle(seq, default):
+        return b"".join(orjson.dumps(r, default=default) + b"\n" for r in seq)
+
+    assert run(lambda s, d: jetjson.dumpb_many(s, default=d), container) == run(oracle, container)
+    recs = [[1, "x" * 40], ("t", 2.5)] * 3
+    assert jetjson.dumpb_many(container(recs)) == _many_oracle(recs)

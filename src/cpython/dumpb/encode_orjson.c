@@ -667,14 +667,24 @@ PyObject *jj_dumpb_many(PyObject *module, PyObject *const *args, Py_ssize_t narg
     uint32_t bits;
     if (jj_parse_option(e.st, args[2], &bits)) return NULL;
     e.opts = jj_dumpb_opts_of(bits);
-    PyObject *iter = PyObject_GetIter(args[0]);
+    PyObject *records = args[0];
+    int exact_seq = PyList_CheckExact(records) || PyTuple_CheckExact(records);
+    /* a list or tuple is walked in place (no iterator object, no call per record), its
+     * size and items re-read on every step: `default` may change the list */
+    PyObject *iter = exact_seq ? Py_NewRef(records) : PyObject_GetIter(records);
     if (!iter) return NULL;
     if (jj_writer_start_bytes(&e.w, jj_writer_first_capacity(e.st->dumpb_many_last_len))) {
         Py_DECREF(iter);
         return NULL;
     }
-    PyObject *record;
-    while ((record = PyIter_Next(iter))) {
+    for (Py_ssize_t i = 0;; i++) {
+        PyObject *record;
+        if (exact_seq) {
+            if (i >= Py_SIZE(iter)) break;
+            record = Py_NewRef(PySequence_Fast_GET_ITEM(iter, i));
+        } else if (!(record = PyIter_Next(iter))) {
+            break;
+        }
         int failed = jj_dumpb_value(&e, record, 0, 0) || jj_writer_put_byte(&e.w, '\n');
         Py_DECREF(record);
         if (failed) break;

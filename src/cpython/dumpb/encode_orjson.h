@@ -147,13 +147,16 @@ _Static_assert(sizeof(PyASCIIObject) >= 16, "a short str's 16 bytes must stay in
  * characters jj_copy_tail16; from 16 whole 16-byte blocks, the last one ending at the
  * end of the text (the shift of the short tail cost a 26-character str 11 of its 117
  * instructions); one test at the end. */
-/* jj_copy_ascii_str for n > 32 (encode_orjson_str.c), out of line: it stays small
+/* jj_copy_ascii_str for n > 64 (encode_orjson_str.c), out of line: it stays small
  * where it is inlined (dict values, list runs, keys). */
 int jj_copy_ascii_long(uint8_t *dst, const uint8_t *data, size_t n);
 
 static inline int jj_copy_ascii_str(uint8_t *dst, const uint8_t *data, size_t n) {
     if (n < 16) return jj_copy_tail16(dst, data + n, n);
     if (n <= 32) return (jj_copy_check16(dst, data) | jj_copy_check16(dst + n - 16, data + n - 16)) != 0;
+    if (n <= 64) /* the first 32 bytes and the last 32, overlapping */
+        return (jj_copy_check16(dst, data) | jj_copy_check16(dst + 16, data + 16) |
+                jj_copy_check16(dst + n - 32, data + n - 32) | jj_copy_check16(dst + n - 16, data + n - 16)) != 0;
     return jj_copy_ascii_long(dst, data, n);
 }
 
