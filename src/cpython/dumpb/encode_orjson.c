@@ -226,7 +226,10 @@ static Py_ssize_t jj_put_int_run(jj_dumpb_enc *e, PyObject *const *items, Py_ssi
  * True, False, None. Returns the index of the first item left (a container or another
  * type, nothing of it written; n when all were), or -1 on error. No Python code runs
  * for a leaf, so the array cannot change meanwhile, and the position and the end of the
- * buffer stay in locals (see jj_put_ascii_run). Records that mix strs and numbers
+ * buffer stay in locals: kept in e->w, every byte stored (char typed, so it may alias
+ * them) made the compiler reload both, and each str waited on the store of the last
+ * one's position (lists of short strs ran at two thirds of orjson's speed). Records
+ * that mix strs and numbers
  * (amazon_cellphones.ndjson: five strs, a number, a str, a number, a str) went back to
  * the general loop at every number, and to jj_dumpb_str at every str in quotes. */
 static Py_ssize_t jj_put_leaf_run(jj_dumpb_enc *e, PyObject *const *items, Py_ssize_t i, Py_ssize_t n) {
@@ -397,7 +400,7 @@ static JJ_NOINLINE int jj_dumpb_dict_pairs(jj_dumpb_enc *e, PyObject *dict, int 
 #ifdef JJ_DICT_LAYOUT_KNOWN
 /* The compact layout's pairs of a dict whose table holds str keys only (the usual
  * dict), read straight from the entries with the position and the end of the buffer in
- * locals (see jj_put_ascii_run), and the leaf values (str, int, float, true, false,
+ * locals (see jj_put_leaf_run), and the leaf values (str, int, float, true, false,
  * null) written in place: no Python code can run meanwhile, so the table needs no
  * re-reading between them. Any other value goes through jj_dumpb_item, which may call
  * `default` and change the dict; the table is read again after it. apache_builds.json
