@@ -66,6 +66,7 @@ typedef struct jj_state {
     PyObject *dataclass_field;   /* dataclasses._FIELD, fetched on first use */
     PyObject *str_value, *str_dict, *str_slots, *str_dataclass_fields, *str_field_type;
     size_t dumpb_last_len; /* the last result's length: sizes the next buffer */
+    size_t dumpb_many_last_len; /* the same for dumpb_many */
     size_t canonical_last_len; /* canonical (canonical/canonical_obj.c): the same for it */
     /* loads(type=) (typed/) */
     PyObject *ValidationError; /* jetjson.ValidationError, a ValueError */

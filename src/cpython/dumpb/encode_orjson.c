@@ -221,6 +221,90 @@ static Py_ssize_t jj_put_int_run(jj_dumpb_enc *e, PyObject *const *items, Py_ssi
     return i;
 }
 
+/* Items i.. (of n) of a list's or tuple's item array in the compact layout, each after
+ * its comma (none before item 0), as long as they are leaves: exact strs, ints, floats,
+ * True, False, None. Returns the index of the first item left (a container or another
+ * type, nothing of it written; n when all were), or -1 on error. No Python code runs
+ * for a leaf, so the array cannot change meanwhile, and the position and the end of the
+ * buffer stay in locals: kept in e->w, every byte stored (char typed, so it may alias
+ * them) made the compiler reload both, and each str waited on the store of the last
+ * one's position (lists of short strs ran at two thirds of orjson's speed). Records
+ * that mix strs and numbers
+ * (amazon_cellphones.ndjson: five strs, a number, a str, a number, a str) went back to
+ * the general loop at every number, and to jj_dumpb_str at every str in quotes. */
+static Py_ssize_t jj_put_leaf_run(jj_dumpb_enc *e, PyObject *const *items, Py_ssize_t i, Py_ssize_t n) {
+    /* a comma and the longest number, or a comma and "false" */
+    enum { ROOM = 1 + (JJ_DOUBLE_BUF_SIZE > JJ_INT_MAX_CHARS ? JJ_DOUBLE_BUF_SIZE : JJ_INT_MAX_CHARS) };
+    uint8_t *pos = e->w.pos, *end = e->w.end;
+    for (; i < n; i++) {
+        PyObject *item = items[i];
+        PyTypeObject *type = Py_TYPE(item);
+        if (type == &PyUnicode_Type) {
+            size_t len;
+            if (!jj_inline_ascii(item, &len)) { /* non-ASCII or long: the general str writer */
+                if (jj_writer_reserve_local(&e->w, &pos, &end, 1)) return -1;
+                pos[0] = ',';
+                e->w.pos = pos + (i != 0);
+                if (jj_dumpb_str(e, item)) return -1;
+                pos = e->w.pos;
+                end = e->w.end;
+                continue;
+            }
+            /* room for the escaped form, so a str to escape is redone in place */
+            if (jj_writer_reserve_local(&e->w, &pos, &end, 6 * len + 3 + JJ_STR_SLACK)) return -1;
+            pos[0] = ',';
+            uint8_t *o = pos + (i != 0);
+            uint8_t *after = jj_put_ascii_literal(o, item, len, 1);
+            if (!after) {
+                size_t body = jj_dumpb_ascii_body(jj_ascii_data(item), len, o + 1);
+                o[body + 1] = '"';
+                after = o + body + 2;
+            }
+            pos = after;
+            continue;
+        }
+        int64_t v;
+        if (type == &PyLong_Type && jj_compact_int(item, &v)) {
+            if (jj_writer_reserve_local(&e->w, &pos, &end, ROOM)) return -1;
+            pos[0] = ',';
+            pos = jj_write_int64(pos + (i != 0), v);
+            continue;
+        }
+        if (type == &PyFloat_Type) {
+            if (jj_writer_reserve_local(&e->w, &pos, &end, ROOM)) return -1;
+            pos[0] = ',';
+            pos += i != 0;
+            double d = PyFloat_AS_DOUBLE(item);
+            if (isfinite(d)) {
+                pos += jj_dumpb_format_double(d, (char *)pos);
+            } else {
+                memcpy(pos, "null", 4);
+                pos += 4;
+            }
+            continue;
+        }
+        if (item == Py_True || item == Py_False || item == Py_None) {
+            if (jj_writer_reserve_local(&e->w, &pos, &end, ROOM)) return -1;
+            pos[0] = ',';
+            pos += i != 0;
+            if (item == Py_True) {
+                memcpy(pos, "true", 4);
+                pos += 4;
+            } else if (item == Py_False) {
+                memcpy(pos, "false", 5);
+                pos += 5;
+            } else {
+                memcpy(pos, "null", 4);
+                pos += 4;
+            }
+            continue;
+        }
+        break;
+    }
+    e->w.pos = pos;
+    return i;
+}
+
 /* The items of a list or tuple from `first` on (those before it are written, with the
  * '['), `items` re-read on every step (a list may change under default). */
 static int jj_dumpb_sequence_items(jj_dumpb_enc *e, PyObject *seq, int depth, int ndefault, Py_ssize_t first) {
@@ -231,19 +315,20 @@ static int jj_dumpb_sequence_items(jj_dumpb_enc *e, PyObject *seq, int depth, in
     if (!first && jj_writer_put_byte(&e->w, '[')) goto done;
     for (Py_ssize_t i = first; i < Py_SIZE(seq); i++) {
         PyObject *item = is_list ? PyList_GET_ITEM(seq, i) : PyTuple_GET_ITEM(seq, i);
-        if (Py_TYPE(item) == &PyUnicode_Type) {
-            if (compact) { /* this str and the ones after it, each with its comma */
-                PyObject *const *items = is_list ? ((PyListObject *)seq)->ob_item : ((PyTupleObject *)seq)->ob_item;
-                Py_ssize_t next = jj_put_ascii_run(e, items, i, Py_SIZE(seq));
-                if (next < 0) goto done;
-                if (next > i) {
-                    i = next - 1;
-                    continue;
-                }
-            }
-            if ((i && jj_writer_put_byte(&e->w, ',')) || jj_dumpb_newline(e, depth + 1) || jj_dumpb_str(e, item))
+        PyTypeObject *type = Py_TYPE(item);
+        if (type == &PyList_Type || type == &PyDict_Type) { /* nested: straight to its writer */
+            if ((i && jj_writer_put_byte(&e->w, ',')) || jj_dumpb_newline(e, depth + 1)) goto done;
+            if (type == &PyList_Type ? jj_dumpb_sequence(e, item, depth + 1, ndefault)
+                                     : jj_dumpb_dict(e, item, depth + 1, ndefault))
                 goto done;
             continue;
+        }
+        if (compact) { /* the leaves from here */
+            PyObject *const *items = is_list ? ((PyListObject *)seq)->ob_item : ((PyTupleObject *)seq)->ob_item;
+            i = jj_put_leaf_run(e, items, i, Py_SIZE(seq));
+            if (i < 0) goto done;
+            if (i >= Py_SIZE(seq)) break;
+            item = items[i];
         }
         if (i && jj_writer_put_byte(&e->w, ',')) goto done;
         if (jj_dumpb_newline(e, depth + 1)) goto done;
@@ -315,7 +400,7 @@ static JJ_NOINLINE int jj_dumpb_dict_pairs(jj_dumpb_enc *e, PyObject *dict, int 
 #ifdef JJ_DICT_LAYOUT_KNOWN
 /* The compact layout's pairs of a dict whose table holds str keys only (the usual
  * dict), read straight from the entries with the position and the end of the buffer in
- * locals (see jj_put_ascii_run), and the leaf values (str, int, float, true, false,
+ * locals (see jj_put_leaf_run), and the leaf values (str, int, float, true, false,
  * null) written in place: no Python code can run meanwhile, so the table needs no
  * re-reading between them. Any other value goes through jj_dumpb_item, which may call
  * `default` and change the dict; the table is read again after it. apache_builds.json
@@ -534,6 +619,26 @@ static int jj_parse_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
     return 0;
 }
 
+/* The result: the bytes object as it is, its size set to what was written, when it is
+ * big and its slack small; else shrunk by jj_writer_finish. glibc serves big blocks with
+ * mmap below a threshold it raises to the size of the largest such block freed: a
+ * result shrunk to its length set that threshold to the length, the next call's first
+ * buffer (an eighth more) was above it, and every call of a 280 KB dumpb_many or dumpb
+ * got fresh pages, faulted in one by one: 3.4x the time of a warm buffer. Kept at its
+ * capacity, the result raises the threshold past the next call's buffer, which then
+ * comes from the heap, warm. The slack kept is at most a quarter of the length. */
+#define JJ_KEEP_SLACK_FROM ((size_t)64 << 10)
+static PyObject *jj_dumpb_finish(jj_writer *w) {
+    PyObject *obj = jj_writer_obj(w);
+    size_t len = jj_writer_len(w), cap = (size_t)(w->end - w->start);
+    if (!obj || w->error || len < JJ_KEEP_SLACK_FROM || cap - len > len / 4) return jj_writer_finish(w);
+    Py_SET_SIZE(obj, (Py_ssize_t)len);
+    PyBytes_AS_STRING(obj)[len] = '\0';
+    w->ctx = NULL;
+    w->start = w->pos = w->end = NULL;
+    return obj;
+}
+
 PyObject *jj_dumpb(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     jj_dumpb_enc e;
     PyObject *obj, *option;
@@ -549,7 +654,7 @@ PyObject *jj_dumpb(PyObject *module, PyObject *const *args, Py_ssize_t nargs, Py
         return NULL;
     }
     e.st->dumpb_last_len = jj_writer_len(&e.w);
-    return jj_writer_finish(&e.w);
+    return jj_dumpb_finish(&e.w);
 }
 
 /* _dumpb_many(records, default, option): each record as dumpb writes it, then "\n", in
@@ -565,14 +670,24 @@ PyObject *jj_dumpb_many(PyObject *module, PyObject *const *args, Py_ssize_t narg
     uint32_t bits;
     if (jj_parse_option(e.st, args[2], &bits)) return NULL;
     e.opts = jj_dumpb_opts_of(bits);
-    PyObject *iter = PyObject_GetIter(args[0]);
+    PyObject *records = args[0];
+    int exact_seq = PyList_CheckExact(records) || PyTuple_CheckExact(records);
+    /* a list or tuple is walked in place (no iterator object, no call per record), its
+     * size and items re-read on every step: `default` may change the list */
+    PyObject *iter = exact_seq ? Py_NewRef(records) : PyObject_GetIter(records);
     if (!iter) return NULL;
-    if (jj_writer_start_bytes(&e.w, jj_writer_first_capacity(e.st->dumpb_last_len))) {
+    if (jj_writer_start_bytes(&e.w, jj_writer_first_capacity(e.st->dumpb_many_last_len))) {
         Py_DECREF(iter);
         return NULL;
     }
-    PyObject *record;
-    while ((record = PyIter_Next(iter))) {
+    for (Py_ssize_t i = 0;; i++) {
+        PyObject *record;
+        if (exact_seq) {
+            if (i >= Py_SIZE(iter)) break;
+            record = Py_NewRef(PySequence_Fast_GET_ITEM(iter, i));
+        } else if (!(record = PyIter_Next(iter))) {
+            break;
+        }
         int failed = jj_dumpb_value(&e, record, 0, 0) || jj_writer_put_byte(&e.w, '\n');
         Py_DECREF(record);
         if (failed) break;
@@ -582,5 +697,6 @@ PyObject *jj_dumpb_many(PyObject *module, PyObject *const *args, Py_ssize_t narg
         jj_writer_abandon(&e.w);
         return NULL;
     }
-    return jj_writer_finish(&e.w);
+    e.st->dumpb_many_last_len = jj_writer_len(&e.w);
+    return jj_dumpb_finish(&e.w);
 }

@@ -46,6 +46,12 @@ size_t jj_dumpb_format_double(double v, char *out);
 /* The literal of any str (or str subclass); orjson's error for surrogates. */
 int jj_dumpb_str(jj_dumpb_enc *e, PyObject *s);
 
+/* The escaped text of n ASCII bytes (orjson's escapes), without quotes, at out, which
+ * has room for 6n + JJ_STR_SLACK bytes; returns its length. The 16 bytes before
+ * src + n must be readable when n >= 16 (they are inside the text then). */
+#define JJ_STR_SLACK 16
+size_t jj_dumpb_ascii_body(const uint8_t *src, size_t n, uint8_t *out);
+
 /* Short strings without a branch on their length.
  *
  * jj_copy_tail16 copies the r bytes (1 <= r <= 16) that end at `end` to dst and tells
@@ -136,17 +142,22 @@ _Static_assert(sizeof(PyASCIIObject) >= 16, "a short str's 16 bytes must stay in
 /* Strs up to this long are tried inline as values (jj_dumpb_str_fast). */
 #define JJ_INLINE_STR 512
 
+/* jj_copy_ascii_str for n > 64 (encode_orjson_str.c), out of line: it stays small
+ * where it is inlined (dict values, list runs, keys). */
+int jj_copy_ascii_long(uint8_t *dst, const uint8_t *data, size_t n);
+
 /* The body of a compact ASCII str of 1 <= n characters, stored as n bytes and up to 15
  * more (room for n + 16 at dst); nonzero when a character needs escaping. Below 16
- * characters jj_copy_tail16; from 16 whole 16-byte blocks, the last one ending at the
- * end of the text (the shift of the short tail cost a 26-character str 11 of its 117
- * instructions); one test at the end. */
+ * characters jj_copy_tail16; up to 64 straight-line blocks, the last ones ending at the
+ * end of the text (no shift, no loop); longer ones 32 bytes a step. Checked once at
+ * the end. */
 static inline int jj_copy_ascii_str(uint8_t *dst, const uint8_t *data, size_t n) {
     if (n < 16) return jj_copy_tail16(dst, data + n, n);
-    uint32_t bad = 0;
-    for (size_t i = 0; i < n - 16; i += 16) bad |= jj_copy_check16(dst + i, data + i);
-    /* the last 16 bytes again, overlapping what came before: no shifting */
-    return (bad | jj_copy_check16(dst + n - 16, data + n - 16)) != 0;
+    if (n <= 32) return (jj_copy_check16(dst, data) | jj_copy_check16(dst + n - 16, data + n - 16)) != 0;
+    if (n <= 64) /* the first 32 bytes and the last 32, overlapping */
+        return (jj_copy_check16(dst, data) | jj_copy_check16(dst + 16, data + 16) |
+                jj_copy_check16(dst + n - 32, data + n - 32) | jj_copy_check16(dst + n - 16, data + n - 16)) != 0;
+    return jj_copy_ascii_long(dst, data, n);
 }
 
 /* The literal of s at o (room for its length + 18 bytes) when s is the common case: a
@@ -178,31 +189,6 @@ static inline int jj_try_ascii_str(jj_dumpb_enc *e, PyObject *s) {
     if (!end) return 0;
     e->w.pos = end;
     return 1;
-}
-
-/* Items i.. (of n) of a list's or tuple's item array, as long as they are exact strs that
- * jj_put_ascii_literal takes, each after its comma (none before item 0): a compact
- * layout's run of strs. Returns the index of the first item left unwritten (for the
- * general path, nothing of it committed), or -1 on error. The position and the end of
- * the buffer stay in locals for the whole run: kept in e->w, every byte stored (char
- * typed, so it may alias them) made the compiler reload both, and each str waited on
- * the store of the last one's position; lists of short strs ran at two thirds of
- * orjson's speed. */
-static inline Py_ssize_t jj_put_ascii_run(jj_dumpb_enc *e, PyObject *const *items, Py_ssize_t i,
-                                          Py_ssize_t n) {
-    uint8_t *pos = e->w.pos, *end = e->w.end;
-    for (; i < n; i++) {
-        PyObject *s = items[i];
-        size_t len;
-        if (Py_TYPE(s) != &PyUnicode_Type || !jj_inline_ascii(s, &len)) break;
-        if (jj_writer_reserve_local(&e->w, &pos, &end, len + 19)) return -1;
-        pos[0] = ',';
-        uint8_t *after = jj_put_ascii_literal(pos + (i != 0), s, len, 0);
-        if (!after) break;
-        pos = after;
-    }
-    e->w.pos = pos;
-    return i;
 }
 
 /* Any exact str, the common ones inline; the rest through jj_dumpb_str. */

@@ -48,9 +48,41 @@ static inline int jj_ctz(uint32_t m) {
 #endif
 }
 
-/* The escaped text of n ASCII bytes, without quotes; room for 6n + JJ_BLOCK bytes is
- * reserved. */
-static size_t jj_write_ascii_body(const uint8_t *src, size_t n, uint8_t *out) {
+/* 32 bytes a step, then the last 32 bytes of the text over what came before, and one
+ * test at the end: strs of varying length (60 to 100 characters: URLs, titles) cost a
+ * mispredicted loop exit for every 16-byte length class, and ran at 0.86x
+ * fastsimdjson's dumpb_many with a 16-byte step. */
+int jj_copy_ascii_long(uint8_t *dst, const uint8_t *data, size_t n) {
+#if defined(__SSE2__)
+    const __m128i lo = _mm_set1_epi8(0x20), quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\');
+    __m128i acc = _mm_setzero_si128();
+#define JJ_COPY_AT(k) do { \
+        __m128i v_ = _mm_loadu_si128((const __m128i *)(const void *)(data + (k))); \
+        _mm_storeu_si128((__m128i *)(void *)(dst + (k)), v_); \
+        acc = _mm_or_si128(acc, _mm_or_si128(_mm_cmplt_epi8(v_, lo), \
+                          _mm_or_si128(_mm_cmpeq_epi8(v_, quote), _mm_cmpeq_epi8(v_, bslash)))); \
+    } while (0)
+    for (size_t i = 0; i < n - 32; i += 32) {
+        JJ_COPY_AT(i);
+        JJ_COPY_AT(i + 16);
+    }
+    JJ_COPY_AT(n - 32);
+    JJ_COPY_AT(n - 16);
+#undef JJ_COPY_AT
+    return _mm_movemask_epi8(acc) != 0;
+#else
+    uint32_t bad = 0;
+    for (size_t i = 0; i < n - 16; i += 16) bad |= jj_copy_check16(dst + i, data + i);
+    return (bad | jj_copy_check16(dst + n - 16, data + n - 16)) != 0;
+#endif
+}
+
+/* Each block is copied whole and its mask says where the first character to
+ * escape is: the copy up to it stands, the escape is written over the rest, and the
+ * next block starts just after it. The last bytes (fewer than a block) are the last 16
+ * of the text, shifted down, so a title in quotes costs two escapes and no byte loop
+ * (the byte loop after a quote at the end cost 12 ns a str). */
+size_t jj_dumpb_ascii_body(const uint8_t *src, size_t n, uint8_t *out) {
     uint8_t *o = out;
     size_t i = 0;
     for (;;) {
@@ -68,14 +100,20 @@ static size_t jj_write_ascii_body(const uint8_t *src, size_t n, uint8_t *out) {
         {
             size_t r = n - i;
             if (r == 0) break;
-            /* n >= JJ_BLOCK here, so the block before the end is inside the text */
-            if (n >= 16 && r < 16 && !jj_copy_tail16(o, src + n, r)) {
-                o += r;
-                break;
+            if (n >= 16) { /* the 16 bytes before the end are inside the text */
+                uint32_t m = jj_special16(src + n - 16) >> (16 - r);
+                (void)jj_copy_tail16(o, src + n, r);
+                if (!m) {
+                    o += r;
+                    break;
+                }
+                int k = jj_ctz(m);
+                o += k;
+                i += (size_t)k;
+            } else { /* a short text: byte by byte */
+                while (i < n && jj_escape_letter[src[i]] == 0) *o++ = src[i++];
+                if (i == n) break;
             }
-            /* a short text, or a tail that holds an escape: byte by byte */
-            while (i < n && jj_escape_letter[src[i]] == 0) *o++ = src[i++];
-            if (i == n) break;
         }
     special:
         o = jj_write_escape_ascii(o, src[i]);
@@ -95,9 +133,9 @@ static int jj_dumpb_long_str(jj_dumpb_enc *e, const uint8_t *data, size_t n, int
     if (jj_writer_put_byte(&e->w, '"')) return -1;
     for (size_t i = 0; i < n;) {
         size_t m = n - i < JJ_STR_PIECE ? n - i : JJ_STR_PIECE;
-        if (jj_writer_reserve(&e->w, 6 * m + 2 + JJ_BLOCK)) return -1;
+        if (jj_writer_reserve(&e->w, 6 * m + 2 + JJ_STR_SLACK)) return -1;
         if (ascii) {
-            e->w.pos += jj_write_ascii_body(data + i, m, e->w.pos);
+            e->w.pos += jj_dumpb_ascii_body(data + i, m, e->w.pos);
         } else {
             uint8_t saved = e->w.pos[-1];
             size_t len = jj_escape_orjson(data + i * (size_t)kind, m, kind, e->w.pos - 1);
@@ -117,11 +155,11 @@ int jj_dumpb_str(jj_dumpb_enc *e, PyObject *s) {
     size_t n = (size_t)PyUnicode_GET_LENGTH(s);
     if (n > JJ_STR_PIECE)
         return jj_dumpb_long_str(e, (const uint8_t *)PyUnicode_DATA(s), n, PyUnicode_KIND(s), PyUnicode_IS_ASCII(s));
-    if (jj_writer_reserve(&e->w, 6 * n + 2 + JJ_BLOCK)) return -1;
+    if (jj_writer_reserve(&e->w, 6 * n + 2 + JJ_STR_SLACK)) return -1;
     if (PyUnicode_IS_ASCII(s)) {
         uint8_t *o = e->w.pos;
         o[0] = '"';
-        size_t len = jj_write_ascii_body((const uint8_t *)PyUnicode_DATA(s), n, o + 1);
+        size_t len = jj_dumpb_ascii_body((const uint8_t *)PyUnicode_DATA(s), n, o + 1);
         o[len + 1] = '"';
         e->w.pos = o + len + 2;
         return 0;
