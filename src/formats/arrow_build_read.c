@@ -71,28 +71,25 @@ static jj_arrow_status json_error(ab_read *r, jj_error je, size_t offset) {
 
 jj_arrow_status ab_read_by_lines(ab_read *r) {
     jj_parser *doc = r->lazy;
+    jj_many m;
+    /* one lazy stage 1 over the whole buffer, each record's lazy tape from its index */
+    jj_error je = jj_many_start(&m, doc, r->buf, r->len, JJ_MANY_LAZY);
+    if (je == JJ_ERR_NOMEM) return JJ_ARROW_NOMEM;
+    if (je != JJ_OK || !(m.flags & JJ_MANY_LAZY)) return JJ_ARROW_JSON;
     const jj_doc *parsed = jj_parser_result(doc);
-    ab_walk w = {NULL, NULL, NULL, doc, 0, r->opt && r->opt->error_on_unknown_fields, r->err, 0};
-    size_t pos = 0;
+    ab_walk w = {r->buf, NULL, NULL, doc, r->len, r->opt && r->opt->error_on_unknown_fields, r->err, 0};
     for (int64_t record = 0;; record++) {
-        while (pos < r->len && (r->buf[pos] == ' ' || r->buf[pos] == '\n' || r->buf[pos] == '\r' || r->buf[pos] == '\t'))
-            pos++;
-        if (pos == r->len) return JJ_ARROW_OK;
-        const uint8_t *nl = memchr(r->buf + pos, '\n', r->len - pos);
-        size_t end = nl ? (size_t)(nl - r->buf) : r->len;
-        jj_error je = jj_parse_lazy(doc, r->buf + pos, end - pos);
+        size_t start, end;
+        je = jj_many_next(&m, &start, &end);
+        if (je == JJ_ERR_EMPTY) return JJ_ARROW_OK;
         if (je == JJ_ERR_NOMEM) return JJ_ARROW_NOMEM;
         if (je != JJ_OK) return JJ_ARROW_JSON;
         r->err->record = r->record_base + record;
-        w.input = r->buf + pos;
-        w.input_len = end - pos;
-        w.number_room = r->len - pos;
         w.tape = parsed->tape;
         w.strings = parsed->strings;
         jj_arrow_status s = ab_append_record(&w, r->root);
         if (!s) s = note_record_end(r, end);
         if (s) return s;
-        pos = end;
     }
 }
 
