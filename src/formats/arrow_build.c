@@ -196,6 +196,11 @@ static jj_arrow_status col_append_nulls(ab_col *c, int64_t n) {
         break;
     }
     }
+    if (c->kind != AB_NULL && c->null_count == 0 && row > 0) { /* the first null: the rows before are valid */
+        if (bits_reserve(&c->valid, row - 1)) return JJ_ARROW_NOMEM;
+        memset(c->valid.data, 0xff, (size_t)(row >> 3));
+        if (row & 7) c->valid.data[row >> 3] = (uint8_t)((1u << (row & 7)) - 1);
+    }
     if (c->kind != AB_NULL && bits_reserve(&c->valid, row + n - 1)) return JJ_ARROW_NOMEM;
     c->length += n;
     c->null_count += n;
@@ -228,8 +233,13 @@ jj_arrow_status ab_col_set_kind(ab_col *c, ab_kind k) {
     return col_append_nulls(c, nulls);
 }
 
-/* Inline, with the growth out of the way: run once per value read. */
+/* Inline, with the growth out of the way: run once per value read. A column without
+ * nulls keeps no validity bits (the export gives none): its first null writes them. */
 static inline jj_arrow_status col_mark_valid(ab_col *c) {
+    if (c->null_count == 0) {
+        c->length++;
+        return JJ_ARROW_OK;
+    }
     size_t byte = (size_t)(c->length >> 3);
     if (__builtin_expect(byte >= c->valid.len, 0) && bits_reserve(&c->valid, c->length)) return JJ_ARROW_NOMEM;
     c->valid.data[byte] |= (uint8_t)(1u << (c->length & 7));
