@@ -249,10 +249,10 @@ jj_arrow_status jj_arrow_read_ndjson(jj_parser *p, const uint8_t *buf, size_t le
         if (s != JJ_ARROW_NOMEM) s = JJ_ARROW_OK; /* a failed part: all again on one thread */
     }
     if (!s && !parts && !schema && len > 2 * AB_CHUNK && len < ((size_t)1 << 31))
-        return ab_read_chunked(buf, len, schema, opt, out, num_rows, err);
+        return ab_read_chunked(p, buf, len, schema, opt, out, num_rows, err);
     if (!s && !parts) {
-        r.lazy = jj_parser_new();
-        s = r.lazy ? ab_read_reset(&r) : JJ_ARROW_NOMEM;
+        r.lazy = p; /* the caller's parser keeps its index's pages between calls */
+        s = ab_read_reset(&r);
         if (!s && len < ((size_t)1 << 31)) {
             s = ab_read_by_lines(&r);
             if (s && s != JJ_ARROW_NOMEM) {
@@ -264,7 +264,6 @@ jj_arrow_status jj_arrow_read_ndjson(jj_parser *p, const uint8_t *buf, size_t le
         } else if (!s) {
             s = ab_read_by_documents(&r);
         }
-        jj_parser_delete(r.lazy);
         if (!s && r.root->length > (r.n_ends ? r.ends[r.n_ends - 1] : 0)) s = ab_end_batch(&r);
         if (!s) s = ab_finish(r.root);
         if (!s && !(parts = malloc(sizeof *parts))) s = JJ_ARROW_NOMEM;
