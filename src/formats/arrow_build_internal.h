@@ -158,8 +158,9 @@ typedef struct ab_read {
 jj_arrow_status ab_read_reset(ab_read *r);
 /* Ends a batch at the root's current length. */
 jj_arrow_status ab_end_batch(ab_read *r);
-/* Each line a record, parsed lazily: JJ_ARROW_OK, or JJ_ARROW_JSON when some line is not
- * one whole record; any failure is to be redone by documents (exact errors), NOMEM aside. */
+/* The records parsed lazily from one index of the buffer (r->lazy: jj_many_start with
+ * JJ_MANY_LAZY): JJ_ARROW_OK, or JJ_ARROW_JSON when that does not hold or a record is not
+ * valid; any failure is to be redone by documents (exact errors), NOMEM aside. */
 jj_arrow_status ab_read_by_lines(ab_read *r);
 /* Any JSON text sequence, with exact errors; r->stop set on success. */
 jj_arrow_status ab_read_by_documents(ab_read *r);
