@@ -130,7 +130,7 @@ jj_arrow_status jj_arrow_reader_feed(jj_arrow_reader *r, const uint8_t *buf, siz
     rd.block = r->opt.block_size ? r->opt.block_size : (size_t)1 << 20;
     jj_arrow_status s = start_part(r, &rd);
     size_t read_to = end;
-    if (!s) s = end < ((size_t)1 << 31) ? ab_read_by_lines(&rd) : JJ_ARROW_JSON;
+    if (!s) s = end < ((size_t)1 << 31) ? ab_read_lazily(&rd) : JJ_ARROW_JSON;
     if (s && s != JJ_ARROW_NOMEM) {
         /* by documents: records across lines, and the exact errors */
         memset(err, 0, sizeof *err);

@@ -161,7 +161,7 @@ jj_arrow_status ab_end_batch(ab_read *r);
 /* The records parsed lazily from one index of the buffer (r->lazy: jj_many_start with
  * JJ_MANY_LAZY): JJ_ARROW_OK, or JJ_ARROW_JSON when that does not hold or a record is not
  * valid; any failure is to be redone by documents (exact errors), NOMEM aside. */
-jj_arrow_status ab_read_by_lines(ab_read *r);
+jj_arrow_status ab_read_lazily(ab_read *r);
 /* Any JSON text sequence, with exact errors; r->stop set on success. */
 jj_arrow_status ab_read_by_documents(ab_read *r);
 /* arrow_build_feed.c: a whole input on one thread, fed to a jj_arrow_reader in windows

@@ -70,7 +70,7 @@ static jj_arrow_status json_error(ab_read *r, jj_error je, size_t offset) {
     return JJ_ARROW_JSON;
 }
 
-jj_arrow_status ab_read_by_lines(ab_read *r) {
+jj_arrow_status ab_read_lazily(ab_read *r) {
     jj_parser *doc = r->lazy;
     jj_many m;
     /* one lazy stage 1 over the whole buffer, each record's lazy tape from its index */
@@ -255,7 +255,7 @@ jj_arrow_status jj_arrow_read_ndjson(jj_parser *p, const uint8_t *buf, size_t le
         r.lazy = p; /* the caller's parser keeps its index's pages between calls */
         s = ab_read_reset(&r);
         if (!s && len < ((size_t)1 << 31)) {
-            s = ab_read_by_lines(&r);
+            s = ab_read_lazily(&r);
             if (s && s != JJ_ARROW_NOMEM) {
                 /* redone the exact way, whose errors (record numbers included) are the rule */
                 memset(err, 0, sizeof *err);
