@@ -1,6 +1,6 @@
 /* NDJSON -> Arrow from a stream given in chunks (jetjson_arrow.h, jj_arrow_reader_*).
- * Each chunk of whole lines is read as jj_arrow_read_ndjson reads a whole input (by
- * lines, and where that fails by documents, whose errors are the rule) into a part of
+ * Each chunk of whole lines is read as jj_arrow_read_ndjson reads a whole input (lazily,
+ * and where that fails by documents, whose errors are the rule) into a part of
  * its own, whose columns start of the types inferred so far (ab_type_seed: the chunk
  * goes on as one pass would, errors included); the parts are the table's batches, their
  * types merged at the end by the threads' merge (arrow_build_merge.c). Record numbers and byte offsets in errors

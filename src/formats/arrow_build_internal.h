@@ -139,7 +139,7 @@ ab_col *ab_type_seed(const ab_col *t);
  * chunk of lines from a file object) into one root of columns. */
 typedef struct ab_read {
     jj_parser *parser;
-    jj_parser *lazy; /* by lines: each line's lazy parse */
+    jj_parser *lazy; /* ab_read_lazily's (may be parser itself) */
     const uint8_t *buf;
     size_t len, block;
     const struct ArrowSchema *schema;

@@ -10,7 +10,7 @@
  * 82.4 M instructions a call). Any error sends the whole input back to the exact way
  * (the plain tape), whose results and errors are the rule.
  *
- * With threads, the input is cut at line ends into parts read by lines at once, each
+ * With threads, the input is cut at line ends into parts read at once, each
  * into its own columns (without a schema, their inferred types are merged afterwards:
  * arrow_build_merge.c); a part that fails sends the whole input back to one thread.
  * Inferring, a big input (or part) goes through a jj_arrow_reader in windows
