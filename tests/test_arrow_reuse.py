@@ -158,3 +158,23 @@ def test_calls_one_after_another_on_two_threads(drawn_list):
             assert str(one) == str(two)
         else:
             assert one.schema == two.schema and one.equals(two)
+
+
+@pytest.mark.parametrize("spread_at", [None, 4 << 20, (4 << 20) + 100])
+def test_slices_of_a_big_input_with_a_schema(spread_at):
+    # read in slices of about 4 MiB cut after a newline: a record that spans lines across
+    # a cut is read all the same (the input is then read by documents)
+    schema = pa.schema([("id", pa.int64()), ("s", pa.string()), ("f", pa.float64())])
+    recs = [{"id": k, "s": "x" * (k % 50), "f": k / 8, "skip": [k, {"a": k}]} for k in range(160_000)]
+    flat = "".join(json.dumps(r) + "\n" for r in recs).encode()
+    data = flat
+    if spread_at is not None:
+        at = flat.index(b"\n", spread_at) + 1  # a record starting near the cut, over lines
+        end = flat.index(b"\n", at)
+        data = flat[:at] + flat[at:end].replace(b", ", b",\n") + flat[end:]
+    assert len(data) > 7 << 20
+    want = oracle(flat, schema)
+    for threads in (1, 2):
+        got = ours(data, schema, threads=threads)
+        assert not isinstance(got, Exception), got
+        assert got.equals(want), threads
