@@ -178,3 +178,15 @@ def test_slices_of_a_big_input_with_a_schema(spread_at):
         got = ours(data, schema, threads=threads)
         assert not isinstance(got, Exception), got
         assert got.equals(want), threads
+
+
+@pytest.mark.parametrize("trailing", [b"", b"\n"])
+def test_strings_of_every_short_length_up_to_the_input_end(trailing):
+    # strings of up to 32 bytes are copied 32 bytes at a time where the input and the
+    # column have the room: each length, and the last string of an input that ends there
+    for n in range(0, 41):
+        recs = [{"s": "ab\u00e9cdefghij"[: k % 12] * 4, "t": "y" * n} for k in range(30)]
+        data = "\n".join(json.dumps(r, ensure_ascii=False) for r in recs).encode() + trailing
+        got = ours(bytes(data))
+        assert not isinstance(got, Exception), got
+        assert got.equals(oracle(data)), n

@@ -542,7 +542,11 @@ static inline size_t append_plain(ab_walk *w, ab_col *c, size_t v, jj_arrow_stat
         if (n > c->data.cap - c->data.len || c->offsets.cap - c->offsets.len < 4 || c->data.len + n > INT32_MAX)
             return 0;
         const uint8_t *text = w->input + jj_tape_str_offset(w0);
-        if (n) memcpy(c->data.data + c->data.len, text, n); /* data is NULL until used */
+        size_t readable = (w->number_room > w->input_len ? w->number_room : w->input_len) - jj_tape_str_offset(w0);
+        if (n <= 32 && c->data.cap - c->data.len >= 32 && readable >= 32)
+            memcpy(c->data.data + c->data.len, text, 32); /* a short string: one fixed copy, no call */
+        else if (n)
+            memcpy(c->data.data + c->data.len, text, n); /* data is NULL until used */
         c->data.len += n;
         uint32_t off = (uint32_t)c->data.len;
         memcpy(c->offsets.data + c->offsets.len, &off, 4);
