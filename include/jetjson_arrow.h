@@ -33,7 +33,12 @@
  * their children may be released in any order, from any thread). String bytes are
  * copied: the input may go away once jj_arrow_read_ndjson returns.
  *
- * Threads: no global state; any number of calls at once (one parser each). With
+ * Memory kept between calls (any thread may reuse it): released mappings of column
+ * buffers of 16 KiB and more, up to 128 MiB in all, and up to 8 parsers of the threads'
+ * parts, so that the next call writes to pages already mapped (not to fresh pages that
+ * fault in one by one: on a worker thread, glibc gives its arena's pages back each time).
+ *
+ * Threads: any number of calls at once (one parser each). With
  * opt->threads > 1, parts of at least 256 KiB are read on threads of their own
  * (pthreads), each record on one line; without a schema, the types the parts inferred
  * are merged as one pass would have inferred them. A part that fails (or types that do
@@ -91,7 +96,7 @@ typedef struct jj_arrow_error {
 
 /* Reads NDJSON buf[0..len) into *out (a stream to release with out->release). schema is
  * NULL (infer) or a struct schema, only read (the caller keeps and releases it). The
- * parser p is used for the documents. *num_rows gets the number of records. Returns
+ * parser p is used for the records read on the calling thread. *num_rows gets the number of records. Returns
  * JJ_ARROW_OK, or a status with *err filled (out is then left released). */
 jj_arrow_status jj_arrow_read_ndjson(jj_parser *p, const uint8_t *buf, size_t len,
                                      const struct ArrowSchema *schema, const jj_arrow_options *opt,

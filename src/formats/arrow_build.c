@@ -10,12 +10,13 @@
 
 /* ---- buffers ---- */
 
-/* Buffers from this size on are mapped pages that grow in place (mremap) rather than
- * copied: growing by copies faulted in every page twice. Pages are 64-byte aligned. */
-#define AB_MAP_MIN ((size_t)1 << 20)
+/* Buffers from this size on are mapped pages (arrow_build_pages.c: reused between
+ * calls, on any thread), that grow in place (mremap) where no cached mapping fits:
+ * growing by copies faulted in every page twice. Pages are 64-byte aligned. */
+#define AB_MAP_MIN ((size_t)16 << 10)
 
 static void buf_release(ab_buf *b) {
-    if (b->data && b->cap >= AB_MAP_MIN) munmap(b->data, b->cap);
+    if (b->data && b->cap >= AB_MAP_MIN) ab_pages_release(b->data, b->cap);
     else free(b->data);
     memset(b, 0, sizeof *b);
 }
@@ -28,25 +29,23 @@ static int buf_grow(ab_buf *b, size_t extra) {
     cap = (cap + 63) & ~(size_t)63; /* before the choice: buf_release goes by the size */
     uint8_t *data;
     if (cap >= AB_MAP_MIN) {
-        cap = (cap + 65535) & ~(size_t)65535; /* whole pages of any size up to 64 KiB */
+        cap = (cap + 4095) & ~(size_t)4095; /* (the kernel rounds to its own page size) */
+        data = ab_pages_cached(cap, &cap);
 #ifdef __linux__
-        if (b->cap >= AB_MAP_MIN) {
-            data = mremap(b->data, b->cap, cap, MREMAP_MAYMOVE); /* new pages are zero */
+        if (!data && b->cap >= AB_MAP_MIN) {
+            data = mremap(b->data, b->cap, cap, MREMAP_MAYMOVE);
             if (data == MAP_FAILED) return -1;
             b->data = data;
             b->cap = cap;
             return 0;
         }
 #endif
-        data = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (data == MAP_FAILED) return -1;
-        if (b->len) memcpy(data, b->data, b->len);
+        if (!data && !(data = ab_pages_new(cap))) return -1;
     } else {
         data = aligned_alloc(64, cap);
         if (!data) return -1;
-        if (b->len) memcpy(data, b->data, b->len);
-        memset(data + b->len, 0, cap - b->len);
     }
+    if (b->len) memcpy(data, b->data, b->len);
     size_t len = b->len;
     buf_release(b);
     b->data = data;
@@ -66,11 +65,12 @@ static inline int buf_push(ab_buf *b, const void *src, size_t n) {
     return 0;
 }
 
-/* Room for bit number `bit` (the bytes past len are zero). */
+/* Room for bit number `bit`, the bytes taken zeroed. */
 static inline int bits_reserve(ab_buf *b, int64_t bit) {
     size_t bytes = (size_t)(bit / 8) + 1;
     if (bytes > b->len) {
         if (buf_reserve(b, bytes - b->len)) return -1;
+        memset(b->data + b->len, 0, bytes - b->len);
         b->len = bytes;
     }
     return 0;
@@ -184,7 +184,8 @@ static jj_arrow_status col_append_nulls(ab_col *c, int64_t n) {
     case AB_DOUBLE:
     case AB_TIMESTAMP:
         if ((uint64_t)n > SIZE_MAX / 8 || buf_reserve(&c->data, (size_t)n * 8)) return JJ_ARROW_NOMEM;
-        c->data.len += (size_t)n * 8; /* the tail is zero */
+        memset(c->data.data + c->data.len, 0, (size_t)n * 8);
+        c->data.len += (size_t)n * 8;
         break;
     case AB_STRING:
     case AB_LIST: {
@@ -195,6 +196,11 @@ static jj_arrow_status col_append_nulls(ab_col *c, int64_t n) {
         c->offsets.len += (size_t)n * 4;
         break;
     }
+    }
+    if (c->kind != AB_NULL && c->null_count == 0 && row > 0) { /* the first null: the rows before are valid */
+        if (bits_reserve(&c->valid, row - 1)) return JJ_ARROW_NOMEM;
+        memset(c->valid.data, 0xff, (size_t)(row >> 3));
+        if (row & 7) c->valid.data[row >> 3] = (uint8_t)((1u << (row & 7)) - 1);
     }
     if (c->kind != AB_NULL && bits_reserve(&c->valid, row + n - 1)) return JJ_ARROW_NOMEM;
     c->length += n;
@@ -228,8 +234,13 @@ jj_arrow_status ab_col_set_kind(ab_col *c, ab_kind k) {
     return col_append_nulls(c, nulls);
 }
 
-/* Inline, with the growth out of the way: run once per value read. */
+/* Inline, with the growth out of the way: run once per value read. A column without
+ * nulls keeps no validity bits (the export gives none): its first null writes them. */
 static inline jj_arrow_status col_mark_valid(ab_col *c) {
+    if (c->null_count == 0) {
+        c->length++;
+        return JJ_ARROW_OK;
+    }
     size_t byte = (size_t)(c->length >> 3);
     if (__builtin_expect(byte >= c->valid.len, 0) && bits_reserve(&c->valid, c->length)) return JJ_ARROW_NOMEM;
     c->valid.data[byte] |= (uint8_t)(1u << (c->length & 7));
@@ -390,6 +401,7 @@ static int watch_timestamps(ab_col *c, const uint8_t *s, size_t n) {
     if (n >= 10 && s[4] == '-' && ab_parse_timestamp(s, n, 0, false, &v) == 0) {
         size_t at = (size_t)c->length * 8;
         if (buf_reserve(&c->ts_values, at + 8 - c->ts_values.len)) return -1;
+        if (at > c->ts_values.len) memset(c->ts_values.data + c->ts_values.len, 0, at - c->ts_values.len); /* nulls */
         memcpy(c->ts_values.data + at, &v, 8);
         c->ts_values.len = at + 8;
     } else {
@@ -531,7 +543,11 @@ static inline size_t append_plain(ab_walk *w, ab_col *c, size_t v, jj_arrow_stat
         if (n > c->data.cap - c->data.len || c->offsets.cap - c->offsets.len < 4 || c->data.len + n > INT32_MAX)
             return 0;
         const uint8_t *text = w->input + jj_tape_str_offset(w0);
-        if (n) memcpy(c->data.data + c->data.len, text, n); /* data is NULL until used */
+        size_t readable = (w->number_room > w->input_len ? w->number_room : w->input_len) - jj_tape_str_offset(w0);
+        if (n <= 32 && c->data.cap - c->data.len >= 32 && readable >= 32)
+            memcpy(c->data.data + c->data.len, text, 32); /* a short string: one fixed copy, no call */
+        else if (n)
+            memcpy(c->data.data + c->data.len, text, n); /* data is NULL until used */
         c->data.len += n;
         uint32_t off = (uint32_t)c->data.len;
         memcpy(c->offsets.data + c->offsets.len, &off, 4);
@@ -696,6 +712,7 @@ static jj_arrow_status finish_col(ab_col *c) {
         buf_release(&values);
         return JJ_ARROW_NOMEM;
     }
+    memset(values.data + values.len, 0, (size_t)c->length * 8 - values.len);
     values.len = (size_t)c->length * 8;
     buf_release(&c->data);
     buf_release(&c->offsets);

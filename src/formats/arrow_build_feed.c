@@ -1,6 +1,6 @@
 /* NDJSON -> Arrow from a stream given in chunks (jetjson_arrow.h, jj_arrow_reader_*).
- * Each chunk of whole lines is read as jj_arrow_read_ndjson reads a whole input (by
- * lines, and where that fails by documents, whose errors are the rule) into a part of
+ * Each chunk of whole lines is read as jj_arrow_read_ndjson reads a whole input (lazily,
+ * and where that fails by documents, whose errors are the rule) into a part of
  * its own, whose columns start of the types inferred so far (ab_type_seed: the chunk
  * goes on as one pass would, errors included); the parts are the table's batches, their
  * types merged at the end by the threads' merge (arrow_build_merge.c). Record numbers and byte offsets in errors
@@ -15,6 +15,7 @@ struct jj_arrow_reader {
     const struct ArrowSchema *schema;
     jj_arrow_options opt;
     jj_parser *documents, *lazy;
+    bool borrowed; /* documents and lazy are the caller's parser (not freed here) */
     ab_part *parts;
     size_t n_parts, parts_cap;
     ab_col *merged;  /* inferring: the types of the parts so far (ab_merge_type) */
@@ -23,31 +24,28 @@ struct jj_arrow_reader {
     size_t offset;   /* bytes read so far */
 };
 
-jj_arrow_reader *jj_arrow_reader_new(const struct ArrowSchema *schema, const jj_arrow_options *opt) {
+/* A reader whose parsers are `parser` (borrowed: a caller's that lives on between calls
+ * keeps the pages of its window index mapped), or new ones when it is NULL. */
+static jj_arrow_reader *reader_new(const struct ArrowSchema *schema, const jj_arrow_options *opt, jj_parser *parser) {
     jj_arrow_reader *r = calloc(1, sizeof *r);
     if (!r) return NULL;
     r->schema = schema;
     if (opt) r->opt = *opt;
     r->opt.threads = 1;
-    r->documents = jj_parser_new();
-    r->lazy = jj_parser_new();
-    if (!r->documents || !r->lazy) {
-        jj_parser_delete(r->documents);
-        jj_parser_delete(r->lazy);
-        free(r);
+    r->borrowed = parser != NULL;
+    r->documents = parser ? parser : jj_parser_new();
+    r->lazy = parser ? parser : jj_parser_new();
+    if (schema) r->merged = NULL;
+    else if ((r->merged = ab_col_new("", 0))) r->merged->kind = AB_STRUCT;
+    if (!r->documents || !r->lazy || (!schema && !r->merged)) {
+        jj_arrow_reader_free(r);
         return NULL;
     }
-    if (!schema) {
-        r->merged = ab_col_new("", 0);
-        if (!r->merged) {
-            jj_parser_delete(r->documents);
-            jj_parser_delete(r->lazy);
-            free(r);
-            return NULL;
-        }
-        r->merged->kind = AB_STRUCT;
-    }
     return r;
+}
+
+jj_arrow_reader *jj_arrow_reader_new(const struct ArrowSchema *schema, const jj_arrow_options *opt) {
+    return reader_new(schema, opt, NULL);
 }
 
 void jj_arrow_reader_free(jj_arrow_reader *r) {
@@ -58,8 +56,10 @@ void jj_arrow_reader_free(jj_arrow_reader *r) {
     }
     free(r->parts);
     ab_col_free(r->merged);
-    jj_parser_delete(r->documents);
-    jj_parser_delete(r->lazy);
+    if (!r->borrowed) {
+        jj_parser_delete(r->documents);
+        jj_parser_delete(r->lazy);
+    }
     free(r);
 }
 
@@ -130,7 +130,7 @@ jj_arrow_status jj_arrow_reader_feed(jj_arrow_reader *r, const uint8_t *buf, siz
     rd.block = r->opt.block_size ? r->opt.block_size : (size_t)1 << 20;
     jj_arrow_status s = start_part(r, &rd);
     size_t read_to = end;
-    if (!s) s = end < ((size_t)1 << 31) ? ab_read_by_lines(&rd) : JJ_ARROW_JSON;
+    if (!s) s = end < ((size_t)1 << 31) ? ab_read_lazily(&rd) : JJ_ARROW_JSON;
     if (s && s != JJ_ARROW_NOMEM) {
         /* by documents: records across lines, and the exact errors */
         memset(err, 0, sizeof *err);
@@ -207,12 +207,12 @@ static jj_arrow_status feed_windows(jj_arrow_reader *r, const uint8_t *buf, size
     }
 }
 
-jj_arrow_status ab_read_chunked(const uint8_t *buf, size_t len, const struct ArrowSchema *schema,
+jj_arrow_status ab_read_chunked(jj_parser *parser, const uint8_t *buf, size_t len, const struct ArrowSchema *schema,
                                 const jj_arrow_options *opt, struct ArrowArrayStream *out, int64_t *num_rows,
                                 jj_arrow_error *err) {
     memset(out, 0, sizeof *out);
     *num_rows = 0;
-    jj_arrow_reader *r = jj_arrow_reader_new(schema, opt);
+    jj_arrow_reader *r = reader_new(schema, opt, parser);
     if (!r) return nomem(err);
     jj_arrow_status s = feed_windows(r, buf, len, opt, err);
     if (!s) s = jj_arrow_reader_finish(r, out, num_rows, err);
@@ -225,8 +225,12 @@ jj_arrow_status ab_read_chunked_parts(const uint8_t *buf, size_t len, const stru
                                       jj_arrow_error *err) {
     *parts = NULL;
     *n_parts = 0;
-    jj_arrow_reader *r = jj_arrow_reader_new(schema, opt);
-    if (!r) return nomem(err);
+    jj_parser *parser = ab_parser_take();
+    jj_arrow_reader *r = parser ? reader_new(schema, opt, parser) : NULL;
+    if (!r) {
+        ab_parser_give(parser);
+        return nomem(err);
+    }
     jj_arrow_status s = feed_windows(r, buf, len, opt, err);
     if (!s) { /* moved out */
         *parts = r->parts;
@@ -235,5 +239,6 @@ jj_arrow_status ab_read_chunked_parts(const uint8_t *buf, size_t len, const stru
         r->n_parts = r->parts_cap = 0;
     }
     jj_arrow_reader_free(r);
+    ab_parser_give(parser);
     return s;
 }

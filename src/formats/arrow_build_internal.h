@@ -26,7 +26,8 @@ typedef enum ab_kind {
     AB_LIST
 } ab_kind;
 
-/* A growable buffer, 64-byte aligned, its unused tail kept zeroed. */
+/* A growable buffer, 64-byte aligned. Its unused tail is not zeroed (that faulted in
+ * pages never used): whatever takes bytes that must be zero zeroes them. */
 typedef struct ab_buf {
     uint8_t *data;
     size_t len, cap;
@@ -105,6 +106,18 @@ void ab_col_ints_to_doubles(ab_col *c);
  * grows its columns once. Only a hint: nothing changes where memory is short. */
 void ab_col_reserve_like(ab_col *c, const ab_col *prev);
 
+/* arrow_build_pages.c: mappings of whole pages for big buffers. ab_pages_cached: one
+ * released earlier, of size to 4 * size bytes (*got its size), or NULL; ab_pages_new: a
+ * fresh one of size bytes, or NULL; ab_pages_release: back to the cache (its bytes are
+ * then undefined) or unmapped. Any thread; sizes are multiples of the page size. */
+void *ab_pages_cached(size_t size, size_t *got);
+void *ab_pages_new(size_t size);
+void ab_pages_release(void *at, size_t size);
+/* A parser kept from an earlier call (or a new one; NULL: no memory), and back to the
+ * keep (any thread; NULL is ignored; one grown too big is deleted). */
+jj_parser *ab_parser_take(void);
+void ab_parser_give(jj_parser *p);
+
 /* arrow_build_time.c: an ISO 8601 timestamp (see jetjson_arrow.h) in units of 10^-(3*unit)
  * seconds since 1970. allow_fraction: the forms a schema's timestamp reads (a fraction,
  * also "t", "z" and a comma before the fraction); without it, the forms pyarrow infers as
@@ -126,7 +139,7 @@ ab_col *ab_type_seed(const ab_col *t);
  * chunk of lines from a file object) into one root of columns. */
 typedef struct ab_read {
     jj_parser *parser;
-    jj_parser *lazy; /* by lines: each line's lazy parse */
+    jj_parser *lazy; /* ab_read_lazily's (may be parser itself) */
     const uint8_t *buf;
     size_t len, block;
     const struct ArrowSchema *schema;
@@ -145,9 +158,10 @@ typedef struct ab_read {
 jj_arrow_status ab_read_reset(ab_read *r);
 /* Ends a batch at the root's current length. */
 jj_arrow_status ab_end_batch(ab_read *r);
-/* Each line a record, parsed lazily: JJ_ARROW_OK, or JJ_ARROW_JSON when some line is not
- * one whole record; any failure is to be redone by documents (exact errors), NOMEM aside. */
-jj_arrow_status ab_read_by_lines(ab_read *r);
+/* The records parsed lazily from one index of the buffer (r->lazy: jj_many_start with
+ * JJ_MANY_LAZY): JJ_ARROW_OK, or JJ_ARROW_JSON when that does not hold or a record is not
+ * valid; any failure is to be redone by documents (exact errors), NOMEM aside. */
+jj_arrow_status ab_read_lazily(ab_read *r);
 /* Any JSON text sequence, with exact errors; r->stop set on success. */
 jj_arrow_status ab_read_by_documents(ab_read *r);
 /* arrow_build_feed.c: a whole input on one thread, fed to a jj_arrow_reader in windows
@@ -157,7 +171,8 @@ jj_arrow_status ab_read_by_documents(ab_read *r);
  * 85 -> 76 ms, events 64 -> 58 ms). The same result. */
 #define AB_CHUNK ((size_t)1 << 20)
 #define AB_CHUNK_PER_COLUMN ((size_t)16 << 10)
-jj_arrow_status ab_read_chunked(const uint8_t *buf, size_t len, const struct ArrowSchema *schema,
+/* parser: the caller's, used for every window (NULL: new ones). */
+jj_arrow_status ab_read_chunked(jj_parser *parser, const uint8_t *buf, size_t len, const struct ArrowSchema *schema,
                                 const jj_arrow_options *opt, struct ArrowArrayStream *out, int64_t *num_rows,
                                 jj_arrow_error *err);
 /* The same for one thread's part of an input: its windows' parts handed over as they

@@ -387,6 +387,45 @@ static void test_reader(void) {
     }
 }
 
+/* Buffers of a freed table are kept and reused (arrow_build_pages.c), their old bytes
+ * in place: a table of false booleans and nulls read after one of true booleans and big
+ * integers must hold its own bits and values only, on one thread and on two. */
+static void test_pages_reused(void) {
+    const size_t rows = 200000;
+    char *text = malloc(rows * 48 + 1);
+    if (!text) return;
+    for (int round = 0; round < 4; round++) {
+        bool second = round & 1;
+        size_t len = 0;
+        for (size_t k = 0; k < rows; k++) {
+            if (!second) len += (size_t)sprintf(text + len, "{\"b\":true,\"i\":%zu}\n", k + ((size_t)1 << 40));
+            else if (k % 1000 == 7) len += (size_t)sprintf(text + len, "{\"b\":null,\"i\":null}\n");
+            else len += (size_t)sprintf(text + len, "{\"b\":false,\"i\":%zu}\n", k);
+        }
+        jj_arrow_options opt = {0, false, round < 2 ? 1u : 2u};
+        read_result r;
+        r.status = jj_arrow_read_ndjson(g_parser, (const uint8_t *)text, len, NULL, &opt, &r.stream, &r.rows, &r.err);
+        CHECK(r.status == JJ_ARROW_OK && r.rows == (int64_t)rows, "pages round %d: status %d", round, r.status);
+        if (r.status) continue;
+        size_t seen = 0, bad = 0;
+        struct ArrowArray batch;
+        while (r.stream.get_next(&r.stream, &batch) == 0 && batch.release) {
+            const struct ArrowArray *b = batch.children[0], *i = batch.children[1];
+            for (int64_t k = 0; k < batch.length; k++, seen++) {
+                bool null_row = second && seen % 1000 == 7;
+                int bit = (((const uint8_t *)b->buffers[1])[(b->offset + k) >> 3] >> ((b->offset + k) & 7)) & 1;
+                if (is_valid(b, k) == null_row || is_valid(i, k) == null_row) bad++;
+                else if (!null_row && (bit != !second || get_i64(i, k) != (int64_t)(seen + (second ? 0 : (size_t)1 << 40))))
+                    bad++;
+            }
+            batch.release(&batch);
+        }
+        CHECK(seen == rows && bad == 0, "pages round %d: %zu rows, %zu wrong", round, seen, bad);
+        r.stream.release(&r.stream);
+    }
+    free(text);
+}
+
 int main(void) {
     g_parser = jj_parser_new();
     if (!g_parser) abort(); /* out of memory */
@@ -398,6 +437,7 @@ int main(void) {
     test_threads();
     test_threads_inferred();
     test_reader();
+    test_pages_reused();
     jj_parser_delete(g_parser);
     return jj_test_report();
 }
