@@ -85,32 +85,50 @@ static inline size_t jj_walk_pos(const jj_walk *w, size_t e) {
     return e < w->n ? w->idx[e] & w->pos_mask : w->end_pos;
 }
 
-/* The entry after the value starting at entry e (brackets counted, nothing else looked
- * at); JJ_WALK_SHORT when it never closes; JJ_WALK_FAIL when it cannot start a value
- * or nests past the depth left (`room`). */
-static size_t jj_walk_skip(const jj_walk *w, size_t e, long room) {
+#if defined(__GNUC__) || defined(__clang__)
+#define JJ_WALK_NOINLINE __attribute__((noinline))
+#else
+#define JJ_WALK_NOINLINE
+#endif
+
+/* The entry after the one that closes the container opened before entry i (brackets
+ * counted, nothing else looked at); JJ_WALK_SHORT when none does; JJ_WALK_FAIL when it
+ * nests past `room` levels. Out of line: inlined in the walk, it had too few registers
+ * and spilled in its loop. */
+static JJ_WALK_NOINLINE size_t jj_walk_close(const uint32_t *idx, const uint8_t *buf, uint32_t mask, size_t i,
+                                             size_t n, long room) {
+    long level = 1;
+    /* Four entries a turn with one test: a level moves by one an entry, so within four
+     * it cannot pass the room left when it starts four below it, and the first level
+     * that is not positive is 0, which makes the product 0. A turn that may close (or
+     * pass the room, or the end) is read again one entry at a time. */
+    for (;;) {
+        while (i + 4 <= n && level + 4 <= room) {
+            long l0 = level + jj_walk_step[buf[idx[i] & mask]];
+            long l1 = l0 + jj_walk_step[buf[idx[i + 1] & mask]];
+            long l2 = l1 + jj_walk_step[buf[idx[i + 2] & mask]];
+            long l3 = l2 + jj_walk_step[buf[idx[i + 3] & mask]];
+            if (l0 * l1 * l2 * l3 == 0) break;
+            level = l3;
+            i += 4;
+        }
+        if (i >= n) return JJ_WALK_SHORT;
+        for (size_t stop = i + 4 < n ? i + 4 : n; i < stop; i++) {
+            level += jj_walk_step[buf[idx[i] & mask]];
+            /* one test for both ways out: closed (0), or past the room left */
+            if ((unsigned long)(level - 1) >= (unsigned long)room) return level ? JJ_WALK_FAIL : i + 1;
+        }
+    }
+}
+
+/* The entry after the value starting at entry e; JJ_WALK_SHORT when it never closes;
+ * JJ_WALK_FAIL when it cannot start a value or nests past the depth left (`room`). */
+static inline size_t jj_walk_skip(const jj_walk *w, size_t e, long room) {
     uint8_t c = jj_walk_byte(w, e);
     if (jj_walk_not_value[c]) return JJ_WALK_FAIL;
     if (!jj_walk_step[c]) return e + 1;
     if (room < 1) return JJ_WALK_FAIL;
-    const uint32_t *idx = w->idx;
-    const uint8_t *buf = w->buf;
-    uint32_t mask = w->pos_mask;
-    long level = 1;
-    size_t i = e + 1, n = w->n;
-    /* one test for both ways out: closed (0), or past the room left; two entries a turn */
-#define JJ_WALK_STEP(at)                                                                 \
-    level += jj_walk_step[buf[idx[at] & mask]];                                        \
-    if ((unsigned long)(level - 1) >= (unsigned long)room) return level ? JJ_WALK_FAIL : (at) + 1;
-    for (; i + 1 < n; i += 2) {
-        JJ_WALK_STEP(i)
-        JJ_WALK_STEP(i + 1)
-    }
-    if (i < n) {
-        JJ_WALK_STEP(i)
-    }
-#undef JJ_WALK_STEP
-    return JJ_WALK_SHORT;
+    return jj_walk_close(w->idx, w->buf, w->pos_mask, e + 1, w->n, room);
 }
 
 /* The code unit of a \u escape at raw[i] (a backslash followed by 'u' and four hex
@@ -305,7 +323,10 @@ jj_error jj_many_field_parse(jj_many *m, const jj_field_span *span) {
     jj_parser *p = m->parser;
     if (jj_field_plain_string(m, span)) return JJ_OK;
     bool lazy = (m->flags & JJ_MANY_LAZY) != 0;
-    if (lazy) for (size_t i = span->first; i < span->first + span->count; i++) p->index[i] &= JJ_LAZY_POS;
+    if (lazy) { /* locals, so that the loop is one the compiler makes wide */
+        uint32_t *entries = p->index + span->first;
+        for (size_t i = 0, count = span->count; i < count; i++) entries[i] &= JJ_LAZY_POS;
+    }
     size_t at = p->index[span->first];
     jj_error err = jj_many_stage2(p, 0, span->first, span->count, m->buf, at, span->region_end);
     p->error = err;
