@@ -356,3 +356,35 @@ def test_value_json_decides_after_escaped_strings():
         json.loads(data)
     assert str(ours.value) == str(theirs.value)
     assert list(jetjson.loads_many(data, fields=["/s", "/t"])) == [("a\nb\u00e9", 'x"y')]
+
+
+# ---- string values (plain ASCII ones are made without stage 2) ---------------------------
+
+STRING_PIECES = st.sampled_from(["a", "Z", " ", "~", "12345678", "\x7f", "\x1f", "\x00", "\t", '\\"', "\\\\",
+                                 "\\n", "\\u0041", "\\ud800", "\\udc00", "é", "😀", '"', "\\", "\x80"])
+
+
+@hyp_settings(300)
+@given(st.lists(STRING_PIECES, max_size=24), st.sampled_from(["", " ", "\t ", " \n ", "x", " x", '"', ",", "}"]),
+       st.sampled_from(["whitespace", "lines"]), st.booleans())
+def test_string_values_as_json_reads_them(pieces, after, fmt, last):
+    # the value found is a string of every kind, followed by white space or by something
+    # that makes the document broken: values and errors are json's
+    if fmt == "lines":
+        after = after.replace("\n", " ")
+    value = '"' + "".join(pieces) + '"' + after
+    doc = '{"n": 1, "s": ' + value + "}" if last else '{"s": ' + value + ', "n": 1}'
+    good = '{"s": "ok", "n": 2}'
+    data = "\n".join([good, doc, good]).encode("utf-8", "surrogatepass")
+    pointers = ["/s", "/n"]
+    exp = oracle(data, fmt)
+    same(run(data, fields=pointers, format=fmt),
+         [e if isinstance(e, Err) else tuple(follow(e, p, None) for p in pointers) for e in exp], doc)
+    got = run(data, fields="/s", format=fmt)
+    same(got, [e if isinstance(e, Err) else follow(e, "/s", None) for e in exp], doc)
+    try:
+        json.loads(doc)
+    except ValueError:
+        return
+    # a document json reads: jetjson.get on it alone is another reading
+    assert first_difference(got[1], jetjson.get(doc.encode("utf-8", "surrogatepass"), "/s")) is None

@@ -87,16 +87,17 @@ static inline size_t jj_walk_pos(const jj_walk *w, size_t e) {
 
 #if defined(__GNUC__) || defined(__clang__)
 #define JJ_WALK_NOINLINE __attribute__((noinline))
+#define JJ_WALK_INLINE inline __attribute__((always_inline))
 #else
 #define JJ_WALK_NOINLINE
+#define JJ_WALK_INLINE inline
 #endif
 
 /* The entry after the one that closes the container opened before entry i (brackets
  * counted, nothing else looked at); JJ_WALK_SHORT when none does; JJ_WALK_FAIL when it
- * nests past `room` levels. Out of line: inlined in the walk, it had too few registers
- * and spilled in its loop. */
-static JJ_WALK_NOINLINE size_t jj_walk_close(const uint32_t *idx, const uint8_t *buf, uint32_t mask, size_t i,
-                                             size_t n, long room) {
+ * nests past `room` levels. */
+static JJ_WALK_INLINE size_t jj_walk_close(const uint32_t *idx, const uint8_t *buf, const uint32_t mask, size_t i,
+                                           size_t n, long room) {
     long level = 1;
     /* Four entries a turn with one test: a level moves by one an entry, so within four
      * it cannot pass the room left when it starts four below it, and the first level
@@ -121,6 +122,17 @@ static JJ_WALK_NOINLINE size_t jj_walk_close(const uint32_t *idx, const uint8_t 
     }
 }
 
+/* jj_walk_close for each kind of index, the mask a constant (none for plain positions).
+ * Out of line: inlined in the walk, the loop had too few registers and spilled. */
+static JJ_WALK_NOINLINE size_t jj_walk_close_plain(const uint32_t *idx, const uint8_t *buf, size_t i, size_t n,
+                                                   long room) {
+    return jj_walk_close(idx, buf, UINT32_MAX, i, n, room);
+}
+static JJ_WALK_NOINLINE size_t jj_walk_close_lazy(const uint32_t *idx, const uint8_t *buf, size_t i, size_t n,
+                                                  long room) {
+    return jj_walk_close(idx, buf, JJ_LAZY_POS, i, n, room);
+}
+
 /* The entry after the value starting at entry e; JJ_WALK_SHORT when it never closes;
  * JJ_WALK_FAIL when it cannot start a value or nests past the depth left (`room`). */
 static inline size_t jj_walk_skip(const jj_walk *w, size_t e, long room) {
@@ -128,7 +140,7 @@ static inline size_t jj_walk_skip(const jj_walk *w, size_t e, long room) {
     if (jj_walk_not_value[c]) return JJ_WALK_FAIL;
     if (!jj_walk_step[c]) return e + 1;
     if (room < 1) return JJ_WALK_FAIL;
-    return jj_walk_close(w->idx, w->buf, w->pos_mask, e + 1, w->n, room);
+    return (w->lazy ? jj_walk_close_lazy : jj_walk_close_plain)(w->idx, w->buf, e + 1, w->n, room);
 }
 
 /* The code unit of a \u escape at raw[i] (a backslash followed by 'u' and four hex

@@ -171,7 +171,7 @@ static int jj_open_window(jj_many_iter *it, size_t want) {
     /* type=: each document's lazy tape straight from the window's index (the formats
      * that read no index entry here: jj_peek knows only plain positions) */
     int lazy_formats = it->format == JJ_FMT_WHITESPACE || it->format == JJ_FMT_LINES;
-    if ((it->typed_plan || it->fields) && lazy_formats) flags |= JJ_MANY_LAZY; /* fields= finish what they pick */
+    if ((it->typed_plan || (it->fields && !it->fields_plan)) && lazy_formats) flags |= JJ_MANY_LAZY; /* fields= finish what they pick */
     /* parse_many: the same, where a view may point into the window (the input stays put;
      * a streamed buffer moves on, and each view keeps a copy of its document instead) */
     if (it->spans && lazy_formats && !it->streamed && !it->ahead) flags |= JJ_MANY_LAZY;
