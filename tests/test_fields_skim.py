@@ -388,3 +388,20 @@ def test_string_values_as_json_reads_them(pieces, after, fmt, last):
         return
     # a document json reads: jetjson.get on it alone is another reading
     assert first_difference(got[1], jetjson.get(doc.encode("utf-8", "surrogatepass"), "/s")) is None
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3, 4, 5, 8, 9, 123, 124, 125, 126, 127, 128, 129, 130])
+@pytest.mark.parametrize("fmt", ["whitespace", "lines"])
+def test_unreached_values_of_every_depth(depth, fmt):
+    # the bracket count of a skipped value closes at any entry of its turn, and stops at
+    # the depth the walk goes to (deeper documents are read whole): the fields are json's
+    rng = random.Random(depth)
+    texts = []
+    for n in range(12):
+        inner = "1"
+        for level in range(depth):
+            inner = rng.choice(["[%s]", '{"k": %s}', '[0, %s, "]"]', '{"a": [], "b": %s}']) % inner
+        texts.append('{"skip": %s, "a": %d, "s": "x%d"%s}' % (inner, n, n, ", \"t\": " + inner if n % 2 else ""))
+    data = "\n".join(texts).encode()
+    pointers = ["/a", "/s", "/t/k"]
+    assert first_difference(run(data, fields=pointers, format=fmt), expected_fields(texts, pointers)) is None

@@ -101,15 +101,15 @@ static JJ_WALK_INLINE size_t jj_walk_close(const uint32_t *idx, const uint8_t *b
     long level = 1;
     /* Four entries a turn with one test: a level moves by one an entry, so within four
      * it cannot pass the room left when it starts four below it, and the first level
-     * that is not positive is 0, which makes the product 0. A turn that may close (or
-     * pass the room, or the end) is read again one entry at a time. */
+     * that is not positive is 0, which makes the product 0. The end, and a level near
+     * the room, are read one entry at a time. */
     for (;;) {
         while (i + 4 <= n && level + 4 <= room) {
             long l0 = level + jj_walk_step[buf[idx[i] & mask]];
             long l1 = l0 + jj_walk_step[buf[idx[i + 1] & mask]];
             long l2 = l1 + jj_walk_step[buf[idx[i + 2] & mask]];
             long l3 = l2 + jj_walk_step[buf[idx[i + 3] & mask]];
-            if (l0 * l1 * l2 * l3 == 0) break;
+            if (l0 * l1 * l2 * l3 == 0) return i + (l0 == 0 ? 1 : l1 == 0 ? 2 : l2 == 0 ? 3 : 4);
             level = l3;
             i += 4;
         }
@@ -141,6 +141,36 @@ static inline size_t jj_walk_skip(const jj_walk *w, size_t e, long room) {
     if (!jj_walk_step[c]) return e + 1;
     if (room < 1) return JJ_WALK_FAIL;
     return (w->lazy ? jj_walk_close_lazy : jj_walk_close_plain)(w->idx, w->buf, e + 1, w->n, room);
+}
+
+#define JJ_BYTES_OF(b) (UINT64_C(0x0101010101010101) * (b))
+
+static inline uint64_t jj_load_word(const uint8_t *p) {
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/* Whether the eight bytes of w hold one that a plain string cannot (a control
+ * character, a quote, a backslash, or one past ASCII): exact for the word as a whole. */
+static inline bool jj_word_not_plain(uint64_t w) {
+    const uint64_t high = JJ_BYTES_OF(0x80);
+    uint64_t below_space = (w - JJ_BYTES_OF(0x20)) & ~w;
+    uint64_t quote = w ^ JJ_BYTES_OF('"'), backslash = w ^ JJ_BYTES_OF('\\');
+    return ((w | below_space | ((quote - JJ_BYTES_OF(1)) & ~quote) | ((backslash - JJ_BYTES_OF(1)) & ~backslash)) &
+            high) != 0;
+}
+
+/* Whether raw[0..len) holds a backslash: a word at a time, keys being short. */
+static inline bool jj_has_backslash(const uint8_t *raw, size_t len) {
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t x = jj_load_word(raw + i) ^ JJ_BYTES_OF('\\');
+        if ((x - JJ_BYTES_OF(1)) & ~x & JJ_BYTES_OF(0x80)) return true;
+    }
+    for (; i < len; i++)
+        if (raw[i] == '\\') return true;
+    return false;
 }
 
 /* The code unit of a \u escape at raw[i] (a backslash followed by 'u' and four hex
@@ -189,7 +219,7 @@ static size_t jj_walk_object(jj_walk *w, size_t e, long depth, const uint8_t *ac
         if (close <= q) return JJ_WALK_FAIL;
         const uint8_t *raw = w->buf + q + 1;
         size_t raw_len = close - q - 1;
-        bool escaped = w->lazy ? (key & JJ_LAZY_ESCAPED) != 0 : memchr(raw, '\\', raw_len) != NULL;
+        bool escaped = w->lazy ? (key & JJ_LAZY_ESCAPED) != 0 : jj_has_backslash(raw, raw_len);
         if (escaped && jj_escapes_lone_surrogate(raw, raw_len)) return JJ_WALK_FAIL;
         size_t v = k + 2, after;
         uint8_t deeper[JJ_FIELDS_MAX], ending[JJ_FIELDS_MAX];
@@ -269,24 +299,6 @@ jj_error jj_many_next_fields(jj_many *m, const jj_fields_plan *plan, jj_field_sp
     p->tape_len = 0;
     p->error = JJ_OK;
     return JJ_OK;
-}
-
-#define JJ_BYTES_OF(b) (UINT64_C(0x0101010101010101) * (b))
-
-static inline uint64_t jj_load_word(const uint8_t *p) {
-    uint64_t v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
-
-/* Whether the eight bytes of w hold one that a plain string cannot (a control
- * character, a quote, a backslash, or one past ASCII): exact for the word as a whole. */
-static inline bool jj_word_not_plain(uint64_t w) {
-    const uint64_t high = JJ_BYTES_OF(0x80);
-    uint64_t below_space = (w - JJ_BYTES_OF(0x20)) & ~w;
-    uint64_t quote = w ^ JJ_BYTES_OF('"'), backslash = w ^ JJ_BYTES_OF('\\');
-    return ((w | below_space | ((quote - JJ_BYTES_OF(1)) & ~quote) | ((backslash - JJ_BYTES_OF(1)) & ~backslash)) &
-            high) != 0;
 }
 
 /* Whether raw[0..len) is all printable ASCII other than '"' and '\\': a string with
