@@ -405,3 +405,18 @@ def test_unreached_values_of_every_depth(depth, fmt):
     data = "\n".join(texts).encode()
     pointers = ["/a", "/s", "/t/k"]
     assert first_difference(run(data, fields=pointers, format=fmt), expected_fields(texts, pointers)) is None
+
+
+@hyp_settings(200)
+@given(st.lists(st.one_of(st.dictionaries(KEYS, VALUES, max_size=4), VALUES), min_size=1, max_size=8),
+       st.randoms(use_true_random=False), st.sampled_from([1, 64, 1 << 16]))
+def test_objects_among_other_documents(docs, rng, batch_size):
+    # a window is indexed one way when it starts with an object and another when not:
+    # the documents that follow, of any kind, give json's fields either way
+    texts = [json.dumps(d) for d in docs]
+    data = "\n".join(texts).encode("utf-8", "surrogatepass")
+    pointers = pointers_of(docs, rng) + ["/0"]
+    exp = expected_fields(texts, pointers, "D")
+    for fmt in ("whitespace", "lines"):
+        assert first_difference(run(data, fields=pointers, default="D", format=fmt, batch_size=batch_size),
+                                exp) is None
