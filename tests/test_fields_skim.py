@@ -356,3 +356,67 @@ def test_value_json_decides_after_escaped_strings():
         json.loads(data)
     assert str(ours.value) == str(theirs.value)
     assert list(jetjson.loads_many(data, fields=["/s", "/t"])) == [("a\nb\u00e9", 'x"y')]
+
+
+# ---- string values (plain ASCII ones are made without stage 2) ---------------------------
+
+STRING_PIECES = st.sampled_from(["a", "Z", " ", "~", "12345678", "\x7f", "\x1f", "\x00", "\t", '\\"', "\\\\",
+                                 "\\n", "\\u0041", "\\ud800", "\\udc00", "é", "😀", '"', "\\", "\x80"])
+
+
+@hyp_settings(300)
+@given(st.lists(STRING_PIECES, max_size=24), st.sampled_from(["", " ", "\t ", " \n ", "x", " x", '"', ",", "}"]),
+       st.sampled_from(["whitespace", "lines"]), st.booleans())
+def test_string_values_as_json_reads_them(pieces, after, fmt, last):
+    # the value found is a string of every kind, followed by white space or by something
+    # that makes the document broken: values and errors are json's
+    if fmt == "lines":
+        after = after.replace("\n", " ")
+    value = '"' + "".join(pieces) + '"' + after
+    doc = '{"n": 1, "s": ' + value + "}" if last else '{"s": ' + value + ', "n": 1}'
+    good = '{"s": "ok", "n": 2}'
+    data = "\n".join([good, doc, good]).encode("utf-8", "surrogatepass")
+    pointers = ["/s", "/n"]
+    exp = oracle(data, fmt)
+    same(run(data, fields=pointers, format=fmt),
+         [e if isinstance(e, Err) else tuple(follow(e, p, None) for p in pointers) for e in exp], doc)
+    got = run(data, fields="/s", format=fmt)
+    same(got, [e if isinstance(e, Err) else follow(e, "/s", None) for e in exp], doc)
+    try:
+        json.loads(doc)
+    except ValueError:
+        return
+    # a document json reads: jetjson.get on it alone is another reading
+    assert first_difference(got[1], jetjson.get(doc.encode("utf-8", "surrogatepass"), "/s")) is None
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3, 4, 5, 8, 9, 123, 124, 125, 126, 127, 128, 129, 130])
+@pytest.mark.parametrize("fmt", ["whitespace", "lines"])
+def test_unreached_values_of_every_depth(depth, fmt):
+    # the bracket count of a skipped value closes at any entry of its turn, and stops at
+    # the depth the walk goes to (deeper documents are read whole): the fields are json's
+    rng = random.Random(depth)
+    texts = []
+    for n in range(12):
+        inner = "1"
+        for level in range(depth):
+            inner = rng.choice(["[%s]", '{"k": %s}', '[0, %s, "]"]', '{"a": [], "b": %s}']) % inner
+        texts.append('{"skip": %s, "a": %d, "s": "x%d"%s}' % (inner, n, n, ", \"t\": " + inner if n % 2 else ""))
+    data = "\n".join(texts).encode()
+    pointers = ["/a", "/s", "/t/k"]
+    assert first_difference(run(data, fields=pointers, format=fmt), expected_fields(texts, pointers)) is None
+
+
+@hyp_settings(200)
+@given(st.lists(st.one_of(st.dictionaries(KEYS, VALUES, max_size=4), VALUES), min_size=1, max_size=8),
+       st.randoms(use_true_random=False), st.sampled_from([1, 64, 1 << 16]))
+def test_objects_among_other_documents(docs, rng, batch_size):
+    # a window is indexed one way when it starts with an object and another when not:
+    # the documents that follow, of any kind, give json's fields either way
+    texts = [json.dumps(d) for d in docs]
+    data = "\n".join(texts).encode("utf-8", "surrogatepass")
+    pointers = pointers_of(docs, rng) + ["/0"]
+    exp = expected_fields(texts, pointers, "D")
+    for fmt in ("whitespace", "lines"):
+        assert first_difference(run(data, fields=pointers, default="D", format=fmt, batch_size=batch_size),
+                                exp) is None

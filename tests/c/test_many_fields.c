@@ -94,7 +94,14 @@ static void test_streams(const jj_fields_plan *plan, unsigned flags) {
     CHECK(check_stream("{\"a\": 1, \"z\": tru} {\"z\": [1 2], \"a\": 2}\n", plan, "unreached", true, flags) == 2, "skipped");
     /* a bad escape drops the lazy index: the plain one is walked the same way */
     CHECK(check_stream("{\"a\": 1, \"z\": \"\\x\"} {\"a\": 2}", plan, "escape", true, flags) == 2, "skipped");
+    /* string values: plain ASCII ones get their tape without stage 2, the others not */
+    static const char *const STRINGS =
+        "{\"a\": \"\"} {\"a\": \"x\"} {\"a\": \"12345678\"} {\"a\": \"123456789abcdefgh\" , \"z\": 1}\n"
+        "{\"a\": \"~ \x7f!\"\t}\n{\"a\": \"tab\\tq\\\"\"} {\"a\": \"caf\xc3\xa9 au lait\"} {\"a\": \"\\u0041\"}\n";
+    CHECK(check_stream(STRINGS, plan, "strings", false, flags) == 8, "string values are skimmed");
     static const char *const BAD[] = {
+        "{\"a\": \"ab\"c} {\"a\": 1}", "{\"a\": \"a\x01" "b\"}", "{\"a\": \"\x1f" "2345678\"}", "{\"a\": \"a\" \"b\"}",
+        "{\"a\": \"123456789\x80\"}", "{\"a\": \"unclosed}",
         "{\"a\": tru, \"z\": 1} {\"a\": 2}", "{\"a\": 1 \"b\": 2} {\"a\": 3}", "{\"a\": 1,} [1]",
         "{\"b\": {\"c\": 01}} {\"a\": 1}", "{\"a\" 1}", "{\"a\": 1, \"b\": {\"d\": [}}", "[1] 2 \"s\" {\"a\": 1}",
         "{\"a\": 1", "{\"a\": NaN}", "{\"\\ud800\": 1, \"a\": 2}", "{\"a\": \"\\udc00\"}", "{\"a\": [1, 2}",
