@@ -34,9 +34,10 @@
  * copied: the input may go away once jj_arrow_read_ndjson returns.
  *
  * Memory kept between calls (any thread may reuse it): released mappings of column
- * buffers of 16 KiB and more, up to 128 MiB in all, and up to 8 parsers of the threads'
+ * buffers of 16 KiB and more, up to 128 MiB in all, and up to 4 parsers of the threads'
  * parts, so that the next call writes to pages already mapped (not to fresh pages that
  * fault in one by one: on a worker thread, glibc gives its arena's pages back each time).
+ * jj_arrow_release_kept gives them all back.
  *
  * Threads: any number of calls at once (one parser each). With
  * opt->threads > 1, parts of at least 256 KiB are read on threads of their own
@@ -102,6 +103,10 @@ jj_arrow_status jj_arrow_read_ndjson(jj_parser *p, const uint8_t *buf, size_t le
                                      const struct ArrowSchema *schema, const jj_arrow_options *opt,
                                      struct ArrowArrayStream *out, int64_t *num_rows,
                                      jj_arrow_error *err);
+
+/* Unmaps the column buffers and frees the parsers kept between calls (see Memory above);
+ * calls under way are not disturbed. */
+void jj_arrow_release_kept(void);
 
 /* ---- Reading a stream in chunks (a file object, a socket: no buffer of the whole) ----
  * jj_arrow_reader_feed reads the whole lines of each chunk; the caller keeps the rest

@@ -11,6 +11,7 @@
 #include "lazy/lazy.h"
 #include "dumps/encode_json.h"
 #include "dumpb/encode_orjson.h"
+#include "jetjson_arrow.h"
 #include "jetjson_pool.h"
 #include "request.h"
 #include "streams/many.h"
@@ -230,6 +231,7 @@ static PyObject *jj_release(PyObject *module, PyObject *unused) {
      * stream next asks for it) */
     Py_BEGIN_ALLOW_THREADS
     jj_pool_release();
+    jj_arrow_release_kept(); /* loads_arrow's column pages and parsers kept between calls */
     Py_END_ALLOW_THREADS
     Py_RETURN_NONE;
 }

@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/mman.h>
 
 #include "arrow_build_internal.h"
@@ -85,7 +86,7 @@ void ab_pages_release(void *at, size_t size) {
 /* Parsers of the threads' parts, kept between calls: a new one per part grew its index
  * and tape on fresh pages every call (10,400 faults a call on the worker, 40 MB of
  * events). Those that grew past AB_PARSER_BYTES are not kept. */
-#define AB_PARSERS 8
+#define AB_PARSERS 4
 #define AB_PARSER_BYTES ((size_t)64 << 20)
 static jj_parser *parsers[AB_PARSERS];
 static size_t n_parsers;
@@ -109,4 +110,19 @@ void ab_parser_give(jj_parser *p) {
         unlock();
     }
     jj_parser_delete(p);
+}
+
+void jj_arrow_release_kept(void) {
+    lock();
+    for (size_t c = 0; c < AB_CACHE_CLASSES; c++) {
+        for (size_t i = 0; i < cache_count[c]; i++) munmap(cache[c][i].at, cache[c][i].size);
+        cache_count[c] = 0;
+    }
+    cache_bytes = 0;
+    jj_parser *kept[AB_PARSERS];
+    size_t n = n_parsers;
+    memcpy(kept, parsers, n * sizeof *kept);
+    n_parsers = 0;
+    unlock();
+    for (size_t i = 0; i < n; i++) jj_parser_delete(kept[i]); /* outside the spin lock */
 }
