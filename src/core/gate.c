@@ -9,6 +9,8 @@
  * mark by mark, exactly as the byte-at-a-time rule says. */
 #include "jetjson_gate.h"
 
+#include "engine_internal.h"
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -72,18 +74,6 @@ static inline unsigned jj_gate_count(uint64_t mask) {
     return (unsigned)((mask * 0x0101010101010101u) >> 56);
 }
 
-/* Bit i: the XOR of bits 0..i (a string's bytes from its opening quote on, when the
- * mask holds its unescaped quotes). */
-static inline uint64_t jj_gate_running_xor(uint64_t x) {
-    x ^= x << 1;
-    x ^= x << 2;
-    x ^= x << 4;
-    x ^= x << 8;
-    x ^= x << 16;
-    x ^= x << 32;
-    return x;
-}
-
 /* A whole 64-byte block inside a container, when it is JSON-like (every backslash
  * inside a string): the state after it, and 64; or, when a bracket of it closes the
  * outermost container, the state after that bracket, its offset + 1 and *opens set.
@@ -106,7 +96,7 @@ static size_t jj_gate_take_block(jj_gate *g, const jj_gate_marks *m, int *opens)
             escaping &= ~((uint64_t)1 << (j + 1));
         }
     }
-    uint64_t strings = jj_gate_running_xor(m->quotes & ~escaped);
+    uint64_t strings = jj_prefix_xor_shifts(m->quotes & ~escaped);
     if (g->in_string) strings = ~strings;
     if (m->backslashes & ~strings) return 0; /* one outside strings: read byte by byte */
     uint64_t opened = m->opens & ~strings, closed = m->closes & ~strings;

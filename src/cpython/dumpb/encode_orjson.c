@@ -221,6 +221,21 @@ static Py_ssize_t jj_put_int_run(jj_dumpb_enc *e, PyObject *const *items, Py_ssi
     return i;
 }
 
+/* true, false or null (the object is one of them) at pos, which has room for 5 bytes:
+ * the position after it. */
+static inline uint8_t *jj_put_word(uint8_t *pos, PyObject *word) {
+    if (word == Py_True) {
+        memcpy(pos, "true", 4);
+        return pos + 4;
+    }
+    if (word == Py_False) {
+        memcpy(pos, "false", 5);
+        return pos + 5;
+    }
+    memcpy(pos, "null", 4);
+    return pos + 4;
+}
+
 /* Items i.. (of n) of a list's or tuple's item array in the compact layout, each after
  * its comma (none before item 0), as long as they are leaves: exact strs, ints, floats,
  * True, False, None. Returns the index of the first item left (a container or another
@@ -287,16 +302,7 @@ static Py_ssize_t jj_put_leaf_run(jj_dumpb_enc *e, PyObject *const *items, Py_ss
             if (jj_writer_reserve_local(&e->w, &pos, &end, ROOM)) return -1;
             pos[0] = ',';
             pos += i != 0;
-            if (item == Py_True) {
-                memcpy(pos, "true", 4);
-                pos += 4;
-            } else if (item == Py_False) {
-                memcpy(pos, "false", 5);
-                pos += 5;
-            } else {
-                memcpy(pos, "null", 4);
-                pos += 4;
-            }
+            pos = jj_put_word(pos, item);
             continue;
         }
         break;
@@ -474,16 +480,7 @@ static JJ_ALWAYS_INLINE int jj_dumpb_str_table(jj_dumpb_enc *e, PyObject *dict, 
             }
             if (value == Py_True || value == Py_False || value == Py_None) {
                 if (jj_writer_reserve_local(&e->w, &pos, &end, 5)) return -1;
-                if (value == Py_True) {
-                    memcpy(pos, "true", 4);
-                    pos += 4;
-                } else if (value == Py_False) {
-                    memcpy(pos, "false", 5);
-                    pos += 5;
-                } else {
-                    memcpy(pos, "null", 4);
-                    pos += 4;
-                }
+                pos = jj_put_word(pos, value);
                 continue;
             }
             /* containers and the rest: Python code may run, the table is read again */

@@ -20,17 +20,6 @@ typedef struct jj_block_masks {
     uint64_t control;   /* bytes < 0x20 (only the lazy stage 1 reads it) */
 } jj_block_masks;
 
-/* Prefix XOR with shifts: bit i becomes the XOR of bits 0..i. For ISAs without a
- * carry-less multiply (or where using it needs an extension). */
-static inline uint64_t jj_prefix_xor_shifts(uint64_t x) {
-    x ^= x << 1;
-    x ^= x << 2;
-    x ^= x << 4;
-    x ^= x << 8;
-    x ^= x << 16;
-    x ^= x << 32;
-    return x;
-}
 
 /* What one string byte tells a jj_str_scan (the byte loops at the ends of strings). */
 static inline void jj_note_byte(jj_str_scan *info, uint8_t c) {
