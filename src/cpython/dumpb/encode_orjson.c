@@ -93,6 +93,14 @@ static inline int jj_dumpb_int(jj_dumpb_enc *e, PyObject *obj) {
 
 size_t jj_dumpb_format_double(double v, char *out) { return jj_format_double_orjson(v, out); }
 
+/* A float's text at pos (room for JJ_DOUBLE_BUF_SIZE bytes), null for NaN and the
+ * infinities as orjson writes them: the position after it. */
+static inline uint8_t *jj_put_float(uint8_t *pos, double v) {
+    if (isfinite(v)) return pos + jj_dumpb_format_double(v, (char *)pos);
+    memcpy(pos, "null", 4);
+    return pos + 4;
+}
+
 static inline int jj_dumpb_float(jj_dumpb_enc *e, PyObject *obj) {
     double v = PyFloat_AS_DOUBLE(obj);
     if (!isfinite(v)) return jj_put_literal(e, "null", 4);
@@ -192,13 +200,7 @@ static Py_ssize_t jj_put_float_run(jj_dumpb_enc *e, PyObject *const *items, Py_s
     for (; i < n && Py_TYPE(items[i]) == &PyFloat_Type; i++) {
         if (jj_writer_reserve_local(&e->w, &pos, &end, ROOM)) return -1;
         *pos++ = i ? ',' : '[';
-        double v = PyFloat_AS_DOUBLE(items[i]);
-        if (isfinite(v)) {
-            pos += jj_dumpb_format_double(v, (char *)pos);
-        } else {
-            memcpy(pos, "null", 4);
-            pos += 4;
-        }
+        pos = jj_put_float(pos, PyFloat_AS_DOUBLE(items[i]));
     }
     e->w.pos = pos;
     return i;
@@ -289,13 +291,7 @@ static Py_ssize_t jj_put_leaf_run(jj_dumpb_enc *e, PyObject *const *items, Py_ss
             if (jj_writer_reserve_local(&e->w, &pos, &end, ROOM)) return -1;
             pos[0] = ',';
             pos += i != 0;
-            double d = PyFloat_AS_DOUBLE(item);
-            if (isfinite(d)) {
-                pos += jj_dumpb_format_double(d, (char *)pos);
-            } else {
-                memcpy(pos, "null", 4);
-                pos += 4;
-            }
+            pos = jj_put_float(pos, PyFloat_AS_DOUBLE(item));
             continue;
         }
         if (item == Py_True || item == Py_False || item == Py_None) {
@@ -469,13 +465,7 @@ static JJ_ALWAYS_INLINE int jj_dumpb_str_table(jj_dumpb_enc *e, PyObject *dict, 
             }
             if (type == &PyFloat_Type) {
                 if (jj_writer_reserve_local(&e->w, &pos, &end, JJ_DOUBLE_BUF_SIZE)) return -1;
-                double d = PyFloat_AS_DOUBLE(value);
-                if (isfinite(d)) {
-                    pos += jj_dumpb_format_double(d, (char *)pos);
-                } else {
-                    memcpy(pos, "null", 4);
-                    pos += 4;
-                }
+                pos = jj_put_float(pos, PyFloat_AS_DOUBLE(value));
                 continue;
             }
             if (value == Py_True || value == Py_False || value == Py_None) {
