@@ -126,6 +126,9 @@ jj_error jj_parse_lazy_with(jj_parser *p, const jj_kernels *k, const uint8_t *bu
 jj_error jj_minify_with(const jj_kernels *k, const uint8_t *in, size_t len, uint8_t *out,
                         size_t *out_len, size_t *err_off);
 
+/* The index of the lowest set bit (x != 0). */
+static inline int jj_ctz64(uint64_t x) { return __builtin_ctzll(x); }
+
 /* Prefix XOR with shifts: bit i becomes the XOR of bits 0..i (a string mask from its
  * quotes). For ISAs without a carry-less multiply, and for the fed documents' gate. */
 static inline uint64_t jj_prefix_xor_shifts(uint64_t x) {

@@ -55,16 +55,6 @@ static inline jj_gate_marks jj_gate_find_marks(const uint8_t *p, size_t n) {
     return m;
 }
 
-static inline unsigned jj_gate_lowest(uint64_t mask) {
-#if defined(__GNUC__) || defined(__clang__)
-    return (unsigned)__builtin_ctzll(mask);
-#else
-    unsigned i = 0;
-    while (!(mask & 1)) mask >>= 1, i++;
-    return i;
-#endif
-}
-
 /* The bits set in mask, by halves, nibbles and bytes summed in place (the baseline
  * x86-64 has no popcnt: the compiler's builtin would be a library call). */
 static inline unsigned jj_gate_count(uint64_t mask) {
@@ -87,7 +77,7 @@ static size_t jj_gate_take_block(jj_gate *g, const jj_gate_marks *m, int *opens)
         escaping &= ~(uint64_t)1;
     }
     while (escaping) {
-        unsigned j = jj_gate_lowest(escaping);
+        unsigned j = (unsigned)jj_ctz64(escaping);
         escaping &= escaping - 1;
         if (j == JJ_GATE_BLOCK - 1) {
             escaped_next = 1;
@@ -104,7 +94,7 @@ static size_t jj_gate_take_block(jj_gate *g, const jj_gate_marks *m, int *opens)
     if ((long)jj_gate_count(closed) >= depth) {
         /* the outermost container may close here: its brackets in order */
         for (uint64_t brackets = opened | closed; brackets; brackets &= brackets - 1) {
-            unsigned j = jj_gate_lowest(brackets);
+            unsigned j = (unsigned)jj_ctz64(brackets);
             if (opened >> j & 1) {
                 depth++;
             } else if (--depth <= 0) { /* outside strings, no escape pending */
@@ -158,7 +148,7 @@ size_t jj_gate_scan(jj_gate *g, const uint8_t *buf, size_t len, int *opens) {
             g->escaped = 0;
         }
         while (mask) {
-            unsigned j = jj_gate_lowest(mask);
+            unsigned j = (unsigned)jj_ctz64(mask);
             mask &= mask - 1;
             uint8_t c = buf[i + j];
             if (in_string) {

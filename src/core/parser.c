@@ -179,6 +179,10 @@ static void jj_parser_take_strings(jj_parser *to, jj_parser *from) {
     }
 }
 
+/* A document far smaller than the tape reserved for it (jj_many_next's walk reserves for
+ * the rest of a window) is copied out, and the tape stays for the next one. */
+static int jj_tape_copied_out(const jj_parser *from) { return from->tape_cap / 4 > from->tape_len + 256; }
+
 void jj_parser_take_document(jj_parser *to, jj_parser *from) {
     jj_tape_own(to);
     free(to->tape);
@@ -187,9 +191,7 @@ void jj_parser_take_document(jj_parser *to, jj_parser *from) {
     to->tape_len = to->tape_cap = 0;
     to->max_depth = from->max_depth;
     uint64_t *copy = NULL;
-    /* a document far smaller than the tape reserved for it (jj_many_next's walk reserves
-     * for the rest of a window) is copied out, and the tape stays for the next one */
-    if (from->tape_cap / 4 > from->tape_len + 256 && (copy = malloc((from->tape_len + 1) * sizeof *copy))) {
+    if (jj_tape_copied_out(from) && (copy = malloc((from->tape_len + 1) * sizeof *copy))) {
         memcpy(copy, from->tape, from->tape_len * sizeof *copy);
         to->tape = copy;
         to->tape_len = from->tape_len;
@@ -207,7 +209,7 @@ void jj_parser_take_document(jj_parser *to, jj_parser *from) {
 
 jj_parser *jj_parser_hold_document(jj_parser *from) {
     size_t words = from->tape_len + 1;
-    if (from->tape_cap / 4 <= from->tape_len + 256) { /* the tape itself fits it */
+    if (!jj_tape_copied_out(from)) { /* the tape itself fits it: taken */
         jj_parser *to = jj_parser_new();
         if (to) jj_parser_take_document(to, from);
         return to;

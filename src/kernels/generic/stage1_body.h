@@ -20,7 +20,6 @@
  */
 #include "kernel_internal.h"
 
-static inline int jj_ctz64(uint64_t x) { return __builtin_ctzll(x); }
 static inline int jj_popcount64(uint64_t x) { return __builtin_popcountll(x); }
 
 /* The bytes a backslash escapes: those after an odd-length run of backslashes (the
