@@ -259,6 +259,29 @@ static PyObject *jj_fail_whole(jj_many_iter *it) {
     return NULL;
 }
 
+static int jj_need_bytes(jj_many_iter *it, size_t from, size_t want);
+
+/* The reach of json's lookahead past a byte where it reports an error (a keyword, a
+ * number's fraction or exponent, a surrogate pair's escapes): an error further from the
+ * end of the bytes in hand than this stays where it is whatever bytes come next. */
+#define JJ_VERDICT_LOOKAHEAD 16
+
+/* format='array' on an input that starts with something else: json's error for the whole
+ * input. A Decoder waits for the bytes that decide it (an error at the end of what it has
+ * may move, or the text be valid so far): at each doubling of what it holds, then at
+ * close(). -1, with the exception raised or, when starved, none. */
+static int jj_not_an_array(jj_many_iter *it, size_t at) {
+    if (!it->streamed || it->eof || it->reader) return jj_fail_whole(it), -1;
+    jj_json_rules rules = jj_json_rules_here(0);
+    jj_json_verdict v = jj_json_explain(it->buf, it->len, &rules);
+    int settled = v.error != JJ_JSON_ACCEPTED && v.error != JJ_JSON_UNTERMINATED_STRING &&
+                  v.offset + JJ_VERDICT_LOOKAHEAD <= it->len;
+    if (settled) return jj_many_raise(it, 0, &v), -1;
+    it->array_verdict_at = it->len > SIZE_MAX / 2 ? SIZE_MAX : 2 * it->len + 1;
+    jj_need_bytes(it, at, it->len - at + 1); /* starved: nothing raised */
+    return -1;
+}
+
 /* A JSONDecodeError of `kind` at byte `at`. */
 static PyObject *jj_fail_at(jj_many_iter *it, jj_json_error kind, size_t at) {
     jj_json_verdict v = {.error = kind, .offset = 0};
@@ -346,7 +369,7 @@ static int jj_separators(jj_many_iter *it) {
         }
         /* array */
         if (it->array_state == 0) {
-            if (c != '[') return jj_fail_whole(it), -1;
+            if (c != '[') return jj_not_an_array(it, at);
             it->array_state = 1;
             it->separated = 1;
             it->many.next++;

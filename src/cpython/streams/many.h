@@ -54,6 +54,7 @@ typedef struct jj_many_iter {
     jj_text_position origin; /* where buf[0] is in the whole input */
     size_t want_next;        /* the next window's size, when not batch */
     size_t array_resume;     /* array: just after the last '[' or ',' (streamed errors) */
+    size_t array_verdict_at; /* array fed without its '[': json's verdict waits for this length */
     int array_after_comma;   /* ... which was a ',' */
     PyObject *cur_owner;     /* the bytes of the document in hand, when streamed */
     PyObject *failure;       /* fed: an error to raise on the next call */

@@ -237,7 +237,7 @@ static int jj_stream_gate_opens(jj_many_iter *it) {
     int opens;
     /* format='array' before its '[' is read: the scan would take the array for the
      * document, whose elements are the documents */
-    if (it->format == JJ_FMT_ARRAY && it->array_state == 0) return 1;
+    if (it->format == JJ_FMT_ARRAY && it->array_state == 0) return it->len >= it->array_verdict_at;
     if (it->len >= it->gate_until) { /* parsed again for an error, all of it */
         jj_stream_window_reaches(it, it->len);
         return 1;
