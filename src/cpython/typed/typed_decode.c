@@ -62,13 +62,41 @@ static inline uint64_t jt_load8(const uint8_t *s) {
     return x;
 }
 
+/* The value of the 8 ASCII digits at s (s[0] the most significant), or -1 when one of
+ * them is not a digit. Pairs, then quads, then the two halves are combined in place. */
+static inline long long jt_eight_digits(const uint8_t *s) {
+    uint64_t x = jt_load8(s);
+    uint64_t low = x - UINT64_C(0x3030303030303030);
+    /* every byte 0x30..0x39: the high nibbles are 3, and adding 6 keeps them so */
+    if (((x & UINT64_C(0xF0F0F0F0F0F0F0F0)) | ((x + UINT64_C(0x0606060606060606)) & UINT64_C(0xF0F0F0F0F0F0F0F0)) >> 4) !=
+        UINT64_C(0x3333333333333333))
+        return -1;
+    low = (low * 10 + (low >> 8)) & UINT64_C(0x00FF00FF00FF00FF);
+    low = (low * 100 + (low >> 16)) & UINT64_C(0x0000FFFF0000FFFF);
+    low = (low * 10000 + (low >> 32)) & UINT64_C(0xFFFFFFFF);
+    return (long long)low;
+}
+
 /* A raw number's text that is an integer of at most 18 digits (an int64 whatever they
- * are), read here without finishing the tape entry: 1 and *out, else 0. (Reading 8
- * digits at a time measured more instructions on the corpus's short ids.) */
+ * are), read here without finishing the tape entry: 1 and *out, else 0. Texts of 8
+ * digits or more take their last 8 in one step (citm's 9-digit ids). */
 static inline int jt_short_int(const uint8_t *s, size_t len, long long *out) {
     size_t i = len && s[0] == '-';
     if (len - i == 0 || len - i > 18) return 0;
     long long v = 0;
+    if (len - i >= 8) {
+        size_t head = len - 8;
+        for (size_t k = i; k < head; k++) {
+            unsigned d = (unsigned)s[k] - '0';
+            if (d > 9) return 0;
+            v = v * 10 + (long long)d;
+        }
+        long long tail = jt_eight_digits(s + head);
+        if (tail < 0) return 0;
+        v = v * 100000000 + tail;
+        *out = i ? -v : v;
+        return 1;
+    }
     for (size_t k = i; k < len; k++) {
         unsigned d = (unsigned)s[k] - '0';
         if (d > 9) return 0; /* a fraction or an exponent */
