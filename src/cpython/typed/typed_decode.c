@@ -525,6 +525,31 @@ static PyObject *jt_convert(jt_ctx *c, const jj_tnode *n, size_t *pt) {
     }
 }
 
+/* Whether the n bytes at s are all ASCII, 8 at a time. */
+static inline int jt_all_ascii(const uint8_t *s, size_t n) {
+    uint64_t high = 0;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) high |= jt_load8(s + i);
+    for (; i < n; i++) high |= s[i];
+    return !(high & UINT64_C(0x8080808080808080));
+}
+
+/* A raw string without escapes is its value's UTF-8, already validated by the parse:
+ * when it is ASCII and longer than the values loads caches, its str is made here from
+ * the input, without finishing the tape entry (which scans it again and copies out its
+ * facts). 1 with *out (NULL on a memory error), or 0 for every other string. */
+static inline int jt_raw_ascii_str(const jt_ctx *c, size_t t, PyObject **out) {
+    uint64_t w = c->tape[t];
+    if ((jj_tape_str_flags(w) & (JJ_STR_RAW | JJ_STR_ESCAPED)) != JJ_STR_RAW) return 0;
+    size_t len = jj_tape_str_bytes(c->tape[t + 1]);
+    const uint8_t *s = c->input + jj_tape_str_offset(w);
+    if (len <= JJ_VALUE_CACHE_MAX_LEN || !jt_all_ascii(s, len)) return 0;
+    PyObject *str = PyUnicode_New((Py_ssize_t)len, 127);
+    if (str) memcpy(PyUnicode_DATA(str), s, len);
+    *out = str;
+    return 1;
+}
+
 /* Most values of a typed document are plain ints and strs: those are built here,
  * without the frame of jt_convert, as it would build them. */
 static inline PyObject *jt_value(jt_ctx *c, const jj_tnode *n, size_t *pt) {
@@ -534,8 +559,10 @@ static inline PyObject *jt_value(jt_ctx *c, const jj_tnode *n, size_t *pt) {
     if (!(kinds & JT_ANY) && !n->cons) {
         if (jj_tape_type(w) == JJ_STRING) {
             if ((kinds & JT_STR) && n->str_kind == JT_PLAIN) {
-                if (jt_finish(c, t) < 0) return NULL;
                 *pt = t + 2;
+                PyObject *ascii;
+                if (jt_raw_ascii_str(c, t, &ascii)) return ascii;
+                if (jt_finish(c, t) < 0) return NULL;
                 return jj_tape_str_value(c->st, c->doc, c->input, t);
             }
         } else if (jj_tape_type(w) == JJ_RAW_NUMBER && (kinds & JT_INT) && n->int_kind == JT_PLAIN && !n->decimal) {
