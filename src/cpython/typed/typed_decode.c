@@ -282,6 +282,15 @@ static Py_ssize_t jt_field_at(jt_ctx *c, const jj_tnode *n, size_t t, Py_ssize_t
         /* the key's first 8 bytes in one compare (bytes past a short key masked off) */
         uint64_t head = jt_load8(s);
         if (len < 8) head &= (UINT64_C(1) << (8 * len)) - 1;
+        if (n->key_mult) { /* one slot to look at */
+            uint64_t tail = len > 8 ? jt_load8(s + len - 8) : 0;
+            unsigned slot = n->key_table[jj_tkey_hash(head, tail, len, n->key_mult)];
+            if (!slot) return -1;
+            const jj_tfield *f = &n->fields[slot - 1];
+            if (f->head == head && f->len == len && (len <= 8 || jt_same_bytes((const uint8_t *)f->utf8 + 8, s + 8, len - 8)))
+                return slot - 1;
+            return -1;
+        }
         for (Py_ssize_t k = 0; k < count; k++, i++) {
             if (i == count) i = 0;
             const jj_tfield *f = &n->fields[i];
