@@ -105,7 +105,6 @@ struct jj_tnode {
      * key_mult (index + 1; 0 for no field); key_mult 0 when no multiplier separated them */
     uint64_t key_mult;
     uint8_t key_table[64];
-    uint64_t required_mask; /* bit i: field i is required (the first 64 fields) */
     int frozen;             /* dataclass: set fields with object.__setattr__ */
     int post_init;          /* dataclass: has __post_init__ */
     int slots;              /* dataclass: defines __slots__ (init=False defaults are set) */

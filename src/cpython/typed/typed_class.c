@@ -304,9 +304,6 @@ static int jt_class_fields(jj_tcompiler *c, jj_tnode *n, PyObject *cls, int kind
         f->head = 0;
         for (int k = 7; k >= 0; k--) f->head = f->head << 8 | head[k];
     }
-    n->required_mask = 0;
-    for (Py_ssize_t i = 0; i < n->nfields && i < 64; i++)
-        if (n->fields[i].required) n->required_mask |= UINT64_C(1) << i;
     if (rc == 0 && n->object_kind) jt_key_table(n);
     return rc;
 }

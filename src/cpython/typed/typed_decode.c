@@ -331,6 +331,9 @@ static PyObject *jt_dataclass(jj_tpath *e, const jj_tnode *n, PyObject **vals) {
     Py_XDECREF(empty);
     if (!obj) return NULL;
     int direct = n->slots_version && cls->tp_version_tag == n->slots_version;
+    /* frozen: object.__setattr__, as the generated __init__ does; else self.name = v,
+     * straight to the generic setter when the class has no __setattr__ of its own */
+    int generic = n->frozen || cls->tp_setattro == PyObject_GenericSetAttr;
     for (Py_ssize_t i = 0; i < n->nfields; i++) {
         const jj_tfield *f = &n->fields[i];
         PyObject *v = vals[i];
@@ -348,10 +351,7 @@ static PyObject *jt_dataclass(jj_tpath *e, const jj_tnode *n, PyObject **vals) {
             Py_XSETREF(*(PyObject **)((char *)obj + f->slot_offset), v);
             continue;
         }
-        /* frozen: object.__setattr__, as the generated __init__ does; else self.name = v,
-         * straight to the generic setter when the class has no __setattr__ of its own */
-        int rc = n->frozen || cls->tp_setattro == PyObject_GenericSetAttr ? PyObject_GenericSetAttr(obj, f->name, v)
-                                                                          : PyObject_SetAttr(obj, f->name, v);
+        int rc = generic ? PyObject_GenericSetAttr(obj, f->name, v) : PyObject_SetAttr(obj, f->name, v);
         Py_DECREF(v);
         if (rc < 0) goto fail;
     }
