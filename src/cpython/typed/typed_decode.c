@@ -247,8 +247,6 @@ static PyObject *jt_dict(jt_ctx *c, const jj_tnode *n, size_t t, Py_ssize_t pair
     return dict;
 }
 
-/* The field named by the key at tape[t], searched from the one after the last match
- * (keys mostly come in field order); -1 when none. */
 /* memcmp(a, b, len) == 0 without a call: keys are short. */
 static inline int jt_same_bytes(const uint8_t *a, const uint8_t *b, size_t len) {
     for (; len >= 8; a += 8, b += 8, len -= 8) {
@@ -269,6 +267,9 @@ static inline int jt_same_bytes(const uint8_t *a, const uint8_t *b, size_t len) 
     return 1;
 }
 
+/* The field named by the key at tape[t]: the one slot of the node's key table, or,
+ * without a table (or for a key not in the input as is), searched from the one after
+ * the last match (keys mostly come in field order); -1 when none, -2 on an error. */
 static Py_ssize_t jt_field_at(jt_ctx *c, const jj_tnode *n, size_t t, Py_ssize_t *cursor) {
     /* an unescaped raw key is its own UTF-8 in the input, as the field names are kept */
     if ((jj_tape_str_flags(c->tape[t]) & JJ_STR_ESCAPED) && jt_finish(c, t) < 0) return -2;
