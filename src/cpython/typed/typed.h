@@ -54,6 +54,13 @@ enum {
 
 typedef struct jj_tnode jj_tnode;
 
+/* The slot in a record's key table of a key of len bytes: head its first 8 bytes (zeros
+ * past its end), tail its last 8 when it is longer than 8 (else 0), both loaded
+ * little-endian, mult the node's odd multiplier (the top 6 bits of the product). */
+static inline unsigned jj_tkey_hash(uint64_t head, uint64_t tail, size_t len, uint64_t mult) {
+    return (unsigned)(((head ^ (tail * 31) ^ (uint64_t)len) * mult) >> 58);
+}
+
 typedef struct jj_tfield {
     PyObject *name;    /* interned str: the attribute (dataclass) or key (TypedDict) */
     PyObject *key;     /* the name in JSON: name, or what rename= made of it */
@@ -94,6 +101,10 @@ struct jj_tnode {
     jj_tfield *fields;
     Py_ssize_t nfields;
     uint64_t key_lengths;   /* bit k: a field name of k bytes (bit 63: 63 or more) */
+    /* dataclass/TypedDict: the fields __init__ takes, by jj_tkey_hash of their key with
+     * key_mult (index + 1; 0 for no field); key_mult 0 when no multiplier separated them */
+    uint64_t key_mult;
+    uint8_t key_table[64];
     int frozen;             /* dataclass: set fields with object.__setattr__ */
     int post_init;          /* dataclass: has __post_init__ */
     int slots;              /* dataclass: defines __slots__ (init=False defaults are set) */

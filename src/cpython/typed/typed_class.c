@@ -244,6 +244,44 @@ jj_tnode *jj_tclass(jj_tcompiler *c, PyObject *cls, int kind, PyObject *args) {
     return n;
 }
 
+/* The last 8 bytes of a key longer than 8, little-endian; 0 for shorter keys. */
+static uint64_t jt_key_tail(const char *utf8, size_t len) {
+    uint64_t tail = 0;
+    for (size_t k = 0; len > 8 && k < 8; k++) tail |= (uint64_t)(uint8_t)utf8[len - 8 + k] << (8 * k);
+    return tail;
+}
+
+/* Fills n's key table: the first of a fixed series of odd multipliers under which no two
+ * of the fields __init__ takes share a slot. Without one (or with more than 32 such
+ * fields, or a key without its UTF-8), key_mult stays 0 and keys are searched in turn. */
+static void jt_key_table(jj_tnode *n) {
+    Py_ssize_t count = 0;
+    for (Py_ssize_t i = 0; i < n->nfields; i++) {
+        if (!n->fields[i].init) continue;
+        if (!n->fields[i].utf8 || i >= 255) return;
+        count++;
+    }
+    if (count == 0 || count > 32) return;
+    uint64_t mult = UINT64_C(0x9E3779B97F4A7C15);
+    for (int attempt = 0; attempt < 64; attempt++, mult = mult * UINT64_C(6364136223846793005) + 1442695040888963407u) {
+        mult |= 1;
+        memset(n->key_table, 0, sizeof n->key_table);
+        Py_ssize_t i = 0;
+        for (; i < n->nfields; i++) {
+            const jj_tfield *f = &n->fields[i];
+            if (!f->init) continue;
+            unsigned slot = jj_tkey_hash(f->head, jt_key_tail(f->utf8, f->len), f->len, mult);
+            if (n->key_table[slot]) break;
+            n->key_table[slot] = (uint8_t)(i + 1);
+        }
+        if (i == n->nfields) {
+            n->key_mult = mult;
+            return;
+        }
+    }
+    memset(n->key_table, 0, sizeof n->key_table);
+}
+
 static int jt_class_fields(jj_tcompiler *c, jj_tnode *n, PyObject *cls, int kind) {
     n->cls = Py_NewRef(cls);
     n->compiled = 0;
@@ -266,6 +304,7 @@ static int jt_class_fields(jj_tcompiler *c, jj_tnode *n, PyObject *cls, int kind
         f->head = 0;
         for (int k = 7; k >= 0; k--) f->head = f->head << 8 | head[k];
     }
+    if (rc == 0 && n->object_kind) jt_key_table(n);
     return rc;
 }
 

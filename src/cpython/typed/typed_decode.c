@@ -62,13 +62,41 @@ static inline uint64_t jt_load8(const uint8_t *s) {
     return x;
 }
 
+/* The value of the 8 ASCII digits at s (s[0] the most significant), or -1 when one of
+ * them is not a digit. Pairs, then quads, then the two halves are combined in place. */
+static inline long long jt_eight_digits(const uint8_t *s) {
+    uint64_t x = jt_load8(s);
+    uint64_t low = x - UINT64_C(0x3030303030303030);
+    /* every byte 0x30..0x39: the high nibbles are 3, and adding 6 keeps them so */
+    if (((x & UINT64_C(0xF0F0F0F0F0F0F0F0)) | ((x + UINT64_C(0x0606060606060606)) & UINT64_C(0xF0F0F0F0F0F0F0F0)) >> 4) !=
+        UINT64_C(0x3333333333333333))
+        return -1;
+    low = (low * 10 + (low >> 8)) & UINT64_C(0x00FF00FF00FF00FF);
+    low = (low * 100 + (low >> 16)) & UINT64_C(0x0000FFFF0000FFFF);
+    low = (low * 10000 + (low >> 32)) & UINT64_C(0xFFFFFFFF);
+    return (long long)low;
+}
+
 /* A raw number's text that is an integer of at most 18 digits (an int64 whatever they
- * are), read here without finishing the tape entry: 1 and *out, else 0. (Reading 8
- * digits at a time measured more instructions on the corpus's short ids.) */
+ * are), read here without finishing the tape entry: 1 and *out, else 0. Texts of 8
+ * digits or more take their last 8 in one step (citm's 9-digit ids). */
 static inline int jt_short_int(const uint8_t *s, size_t len, long long *out) {
     size_t i = len && s[0] == '-';
     if (len - i == 0 || len - i > 18) return 0;
     long long v = 0;
+    if (len - i >= 8) {
+        size_t head = len - 8;
+        for (size_t k = i; k < head; k++) {
+            unsigned d = (unsigned)s[k] - '0';
+            if (d > 9) return 0;
+            v = v * 10 + (long long)d;
+        }
+        long long tail = jt_eight_digits(s + head);
+        if (tail < 0) return 0;
+        v = v * 100000000 + tail;
+        *out = i ? -v : v;
+        return 1;
+    }
     for (size_t k = i; k < len; k++) {
         unsigned d = (unsigned)s[k] - '0';
         if (d > 9) return 0; /* a fraction or an exponent */
@@ -219,8 +247,6 @@ static PyObject *jt_dict(jt_ctx *c, const jj_tnode *n, size_t t, Py_ssize_t pair
     return dict;
 }
 
-/* The field named by the key at tape[t], searched from the one after the last match
- * (keys mostly come in field order); -1 when none. */
 /* memcmp(a, b, len) == 0 without a call: keys are short. */
 static inline int jt_same_bytes(const uint8_t *a, const uint8_t *b, size_t len) {
     for (; len >= 8; a += 8, b += 8, len -= 8) {
@@ -241,6 +267,9 @@ static inline int jt_same_bytes(const uint8_t *a, const uint8_t *b, size_t len) 
     return 1;
 }
 
+/* The field named by the key at tape[t]: the one slot of the node's key table, or,
+ * without a table (or for a key not in the input as is), searched from the one after
+ * the last match (keys mostly come in field order); -1 when none, -2 on an error. */
 static Py_ssize_t jt_field_at(jt_ctx *c, const jj_tnode *n, size_t t, Py_ssize_t *cursor) {
     /* an unescaped raw key is its own UTF-8 in the input, as the field names are kept */
     if ((jj_tape_str_flags(c->tape[t]) & JJ_STR_ESCAPED) && jt_finish(c, t) < 0) return -2;
@@ -254,6 +283,15 @@ static Py_ssize_t jt_field_at(jt_ctx *c, const jj_tnode *n, size_t t, Py_ssize_t
         /* the key's first 8 bytes in one compare (bytes past a short key masked off) */
         uint64_t head = jt_load8(s);
         if (len < 8) head &= (UINT64_C(1) << (8 * len)) - 1;
+        if (n->key_mult) { /* one slot to look at */
+            uint64_t tail = len > 8 ? jt_load8(s + len - 8) : 0;
+            unsigned slot = n->key_table[jj_tkey_hash(head, tail, len, n->key_mult)];
+            if (!slot) return -1;
+            const jj_tfield *f = &n->fields[slot - 1];
+            if (f->head == head && f->len == len && (len <= 8 || jt_same_bytes((const uint8_t *)f->utf8 + 8, s + 8, len - 8)))
+                return slot - 1;
+            return -1;
+        }
         for (Py_ssize_t k = 0; k < count; k++, i++) {
             if (i == count) i = 0;
             const jj_tfield *f = &n->fields[i];
@@ -294,6 +332,9 @@ static PyObject *jt_dataclass(jj_tpath *e, const jj_tnode *n, PyObject **vals) {
     Py_XDECREF(empty);
     if (!obj) return NULL;
     int direct = n->slots_version && cls->tp_version_tag == n->slots_version;
+    /* frozen: object.__setattr__, as the generated __init__ does; else self.name = v,
+     * straight to the generic setter when the class has no __setattr__ of its own */
+    int generic = n->frozen || cls->tp_setattro == PyObject_GenericSetAttr;
     for (Py_ssize_t i = 0; i < n->nfields; i++) {
         const jj_tfield *f = &n->fields[i];
         PyObject *v = vals[i];
@@ -311,10 +352,7 @@ static PyObject *jt_dataclass(jj_tpath *e, const jj_tnode *n, PyObject **vals) {
             Py_XSETREF(*(PyObject **)((char *)obj + f->slot_offset), v);
             continue;
         }
-        /* frozen: object.__setattr__, as the generated __init__ does; else self.name = v,
-         * straight to the generic setter when the class has no __setattr__ of its own */
-        int rc = n->frozen || cls->tp_setattro == PyObject_GenericSetAttr ? PyObject_GenericSetAttr(obj, f->name, v)
-                                                                          : PyObject_SetAttr(obj, f->name, v);
+        int rc = generic ? PyObject_GenericSetAttr(obj, f->name, v) : PyObject_SetAttr(obj, f->name, v);
         Py_DECREF(v);
         if (rc < 0) goto fail;
     }
@@ -497,6 +535,31 @@ static PyObject *jt_convert(jt_ctx *c, const jj_tnode *n, size_t *pt) {
     }
 }
 
+/* Whether the n bytes at s are all ASCII, 8 at a time. */
+static inline int jt_all_ascii(const uint8_t *s, size_t n) {
+    uint64_t high = 0;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) high |= jt_load8(s + i);
+    for (; i < n; i++) high |= s[i];
+    return !(high & UINT64_C(0x8080808080808080));
+}
+
+/* A raw string without escapes is its value's UTF-8, already validated by the parse:
+ * when it is ASCII and longer than the values loads caches, its str is made here from
+ * the input, without finishing the tape entry (which scans it again and copies out its
+ * facts). 1 with *out (NULL on a memory error), or 0 for every other string. */
+static inline int jt_raw_ascii_str(const jt_ctx *c, size_t t, PyObject **out) {
+    uint64_t w = c->tape[t];
+    if ((jj_tape_str_flags(w) & (JJ_STR_RAW | JJ_STR_ESCAPED)) != JJ_STR_RAW) return 0;
+    size_t len = jj_tape_str_bytes(c->tape[t + 1]);
+    const uint8_t *s = c->input + jj_tape_str_offset(w);
+    if (len <= JJ_VALUE_CACHE_MAX_LEN || !jt_all_ascii(s, len)) return 0;
+    PyObject *str = PyUnicode_New((Py_ssize_t)len, 127);
+    if (str) memcpy(PyUnicode_DATA(str), s, len);
+    *out = str;
+    return 1;
+}
+
 /* Most values of a typed document are plain ints and strs: those are built here,
  * without the frame of jt_convert, as it would build them. */
 static inline PyObject *jt_value(jt_ctx *c, const jj_tnode *n, size_t *pt) {
@@ -506,8 +569,10 @@ static inline PyObject *jt_value(jt_ctx *c, const jj_tnode *n, size_t *pt) {
     if (!(kinds & JT_ANY) && !n->cons) {
         if (jj_tape_type(w) == JJ_STRING) {
             if ((kinds & JT_STR) && n->str_kind == JT_PLAIN) {
-                if (jt_finish(c, t) < 0) return NULL;
                 *pt = t + 2;
+                PyObject *ascii;
+                if (jt_raw_ascii_str(c, t, &ascii)) return ascii;
+                if (jt_finish(c, t) < 0) return NULL;
                 return jj_tape_str_value(c->st, c->doc, c->input, t);
             }
         } else if (jj_tape_type(w) == JJ_RAW_NUMBER && (kinds & JT_INT) && n->int_kind == JT_PLAIN && !n->decimal) {
