@@ -276,3 +276,52 @@ if given is not None:
     def test_generated_keys_like_the_constructor(pairs, ascii_only):
         doc = "{" + ", ".join(f"{json.dumps(k, ensure_ascii=ascii_only)}: {v}" for k, v in pairs) + "}"
         assert_like_constructor(LONG, doc.encode())
+
+
+# ---- the plan of the last type, kept for a loop of loads(x, type=T) ------------------------------
+
+def test_alternating_types_and_a_type_that_goes_away():
+    import gc
+    import weakref
+
+    @dataclass
+    class A:
+        a: int
+
+    @dataclass
+    class B:
+        a: str
+
+    doc = b'{"a": 1}'
+    for _ in range(3):  # each type's plan found again after the other's
+        assert jetjson.loads(doc, type=A) == A(a=1)
+        with pytest.raises(jetjson.ValidationError, match=r"Expected `str`, got `int` - at `\$.a`"):
+            jetjson.loads(doc, type=B)
+        assert jetjson.loads(doc, type=None) == json.loads(doc)
+        assert jetjson.loads(doc, type=A) == jetjson.Decoder(A).decode(doc)
+    before = sys.getrefcount(A)
+    for _ in range(100):
+        jetjson.loads(doc, type=A)
+    assert sys.getrefcount(A) == before  # held once, not once per call
+
+    # a class made again under the same name is a new type: its own plan, never the old one
+    def make():
+        @dataclass
+        class C:
+            a: int
+        return C
+
+    old = make()
+    jetjson.loads(doc, type=old)
+    jetjson.loads(doc, type=old)
+    gone = weakref.ref(old)
+    del old
+    for k in range(1100):  # other types push it out of every cache (1024 plans at most)
+        t = dataclasses.make_dataclass(f"T{k}", [("a", int)])
+        jetjson.loads(doc, type=t)
+        jetjson.loads(doc, type=t)
+    del t
+    gc.collect()
+    assert gone() is None
+    new = make()
+    assert type(jetjson.loads(doc, type=new)) is new

@@ -90,6 +90,8 @@ static Py_ssize_t jj_keyword_at(PyObject *kwnames, const char *name) {
 
 static PyObject *jj_loads(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     jj_state *st = jj_get_state(module);
+    if (nargs == 1 && kwnames && PyTuple_GET_SIZE(kwnames) == 1 && jj_keyword_is(PyTuple_GET_ITEM(kwnames, 0), "type"))
+        return args[1] == Py_None ? jj_loads_fast(st, args[0]) : jj_typed_loads(st, args[0], args[1], 0, NULL);
     if (nargs == 1 && (!kwnames || jj_keywords_are_defaults(args, nargs, kwnames)))
         return jj_loads_fast(st, args[0]);
     Py_ssize_t partial_at = kwnames ? jj_keyword_at(kwnames, "partial") : -1;

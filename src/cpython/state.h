@@ -71,6 +71,8 @@ typedef struct jj_state {
     /* loads(type=) (typed/) */
     PyObject *ValidationError; /* jetjson.ValidationError, a ValueError */
     PyObject *typed_cache;     /* type -> compiled plan; starts over past JJ_TYPED_CACHE_MAX */
+    PyObject *typed_last_type; /* the type of the last plan found without rename= ... */
+    PyObject *typed_last_plan; /* ... and that plan: a loop of loads(x, type=T) skips the dict */
     PyObject *typed_env;       /* typing/dataclasses/enum objects the compiler compares to, made on first use */
     PyObject *Decoder;         /* jetjson.Decoder */
     PyObject *arrow_stream_type; /* formats/arrow.c: jetjson.ArrowStream */

@@ -188,6 +188,8 @@ int jj_typed_init(PyObject *module, jj_state *st) {
 int jj_typed_traverse(jj_state *st, visitproc visit, void *arg) {
     Py_VISIT(st->ValidationError);
     Py_VISIT(st->typed_cache);
+    Py_VISIT(st->typed_last_type);
+    Py_VISIT(st->typed_last_plan);
     Py_VISIT(st->typed_env);
     Py_VISIT(st->Decoder);
     return 0;
@@ -196,6 +198,8 @@ int jj_typed_traverse(jj_state *st, visitproc visit, void *arg) {
 void jj_typed_clear(jj_state *st) {
     Py_CLEAR(st->ValidationError);
     Py_CLEAR(st->typed_cache);
+    Py_CLEAR(st->typed_last_type);
+    Py_CLEAR(st->typed_last_plan);
     Py_CLEAR(st->typed_env);
     Py_CLEAR(st->Decoder);
 }

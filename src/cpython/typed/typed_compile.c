@@ -551,6 +551,7 @@ static PyObject *jt_plan_new(jj_state *st, PyObject *type, PyObject *rename) {
 
 PyObject *jj_typed_plan(jj_state *st, PyObject *type, PyObject *rename) {
     if (rename == Py_None) rename = NULL;
+    if (!rename && type == st->typed_last_type) return Py_NewRef(st->typed_last_plan);
     if (rename && jj_typed_rename_check(rename) < 0) return NULL;
     if (!st->typed_cache && !(st->typed_cache = PyDict_New())) return NULL;
     /* a renamed plan is kept under (type, rename); one with a dict compiled each time */
@@ -563,6 +564,10 @@ PyObject *jj_typed_plan(jj_state *st, PyObject *type, PyObject *rename) {
     PyObject *plan = PyDict_GetItemWithError(st->typed_cache, key);
     if (plan) {
         Py_DECREF(key);
+        if (!rename) {
+            Py_XSETREF(st->typed_last_type, Py_NewRef(type));
+            Py_XSETREF(st->typed_last_plan, Py_NewRef(plan));
+        }
         return Py_NewRef(plan);
     }
     int hashable = !PyErr_Occurred();
