@@ -661,12 +661,6 @@ int jj_many_add_type(PyObject *module, jj_state *st) {
     return st->many_type ? 0 : -1;
 }
 
-/* In-memory windows that are skimmed are at most this long: the walk reads bytes and
- * index entries stage 1 wrote a while before, and a window of 1 MiB with its index no
- * longer fits a core's L2 (1 MiB on the machine measured): 256 KiB windows took 6-8% less
- * CPU time on the GitHub events (docs/performance.md, "map_many(fields=), part 3"). */
-#define JJ_SKIM_WINDOW ((size_t)256 << 10)
-
 /* The skim plan of the fields, when they allow one (jj_fields_plan_new): 0, or -1. */
 static int jj_plan_fields(jj_many_iter *it) {
     if (it->format != JJ_FMT_WHITESPACE && it->format != JJ_FMT_LINES) return 0; /* these read whole documents */
@@ -688,8 +682,6 @@ static int jj_plan_fields(jj_many_iter *it) {
     if (!it->fields_plan->skimmable) { /* read whole documents, as before */
         jj_fields_plan_delete(it->fields_plan);
         it->fields_plan = NULL;
-    } else if (!it->streamed && it->batch > JJ_SKIM_WINDOW) {
-        it->batch = JJ_SKIM_WINDOW; /* the results do not depend on it */
     }
     return 0;
 }
