@@ -161,13 +161,6 @@ void jj_window_retarget(jj_window *w, const uint8_t *buf, size_t len, unsigned f
     w->pending_at = 0;
 }
 
-/* Whether the window's first byte past white space opens an object. */
-static int jj_window_of_objects(const jj_window *w) {
-    size_t at = 0;
-    while (at < w->len && (w->buf[at] == ' ' || w->buf[at] == '\n' || w->buf[at] == '\r' || w->buf[at] == '\t')) at++;
-    return at < w->len && w->buf[at] == '{';
-}
-
 void jj_window_parse(jj_window *w) {
     jj_window_reset(w);
     if (!w->parser) w->parser = jj_parser_new();
@@ -175,10 +168,8 @@ void jj_window_parse(jj_window *w) {
     if (!w->parser || !w->lazy_parser) return; /* a consumer reads no result as NOMEM */
     jj_many m;
     unsigned flags = w->flags | (w->one_per_doc ? JJ_MANY_SPANS : 0);
-    /* as the consumer's own windows for fields= (many.c): the plain index for a window
-     * of objects, which the walk skims without the lazy flags (its stage 1 is cheaper);
-     * the lazy one for the rest, read whole */
-    if (w->fields && !jj_window_of_objects(w)) flags |= JJ_MANY_LAZY;
+    /* the index as the consumer's own windows for fields= take it (many.c) */
+    if (w->fields && !jj_fields_window_plain(w->buf, w->len)) flags |= JJ_MANY_LAZY;
     jj_error err = jj_many_start(&m, w->parser, w->buf, w->len, flags);
     w->pending = m.pending;
     w->pending_at = m.pending_at;
