@@ -209,6 +209,12 @@ jj_error jj_many_field_parse(jj_many *m, const jj_field_span *span);
 /* The last document again, read the whole way: what jj_many_next gives for it without
  * JJ_MANY_LAZY and JJ_MANY_SPANS (a tape as jj_parse makes it, or its error). */
 jj_error jj_many_reparse(jj_many *m, size_t *doc_start, size_t *doc_end);
+/* Whether a window of buf[0, len) for a skimmable plan is best started on the plain
+ * index (jj_many_start without JJ_MANY_LAZY): its first byte past white space opens an
+ * object. The walk needs no lazy flags and the plain stage 1 costs less; a window of
+ * arrays or scalars is read whole, where the lazy index saves more than it costs.
+ * Streams are taken as alike throughout a window. */
+bool jj_fields_window_plain(const uint8_t *buf, size_t len);
 
 #ifdef __cplusplus
 }

@@ -111,7 +111,8 @@ typedef struct jj_window {
 
 /* ---- fields= on the worker ----
  * With a skimmable plan (jetjson_paths.h) set, the window is read the way a consumer
- * reads a window with jj_many_next_fields, JJ_MANY_LAZY set: each document is skimmed
+ * reads a window with jj_many_next_fields (JJ_MANY_LAZY set unless the window starts with
+ * an object, as the consumer's own windows): each document is skimmed
  * and for each pointer the value found is parsed by jj_many_field_parse into a one-value
  * tape kept in the window's buffers (or noted missing): the document is then `skimmed`.
  * A document the skim reads whole, or one with a value the engine refuses, is read

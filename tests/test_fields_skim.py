@@ -420,3 +420,43 @@ def test_objects_among_other_documents(docs, rng, batch_size):
     for fmt in ("whitespace", "lines"):
         assert first_difference(run(data, fields=pointers, default="D", format=fmt, batch_size=batch_size),
                                 exp) is None
+        # windows parsed ahead on a worker choose their index by the same first byte
+        got = jetjson.map_many(lambda t: t, data, fields=pointers, default="D", format=fmt, batch_size=batch_size,
+                               threads=2)
+        assert first_difference(got, exp) is None
+
+
+@pytest.mark.parametrize("fmt", ["whitespace", "lines"])
+def test_documents_across_windows(fmt):
+    # documents that cross windows (batch_size's default and a small one), on one line or
+    # (whitespace) over many, give json's fields
+    rng = random.Random(11)
+    texts = events(300, rng)
+    big = {"type": "Big", "payload": {"x": ["y" * 50] * 12000}, "created_at": "z", "actor": {"id": 1}}
+    for at in (0, 7, 150, 299):
+        texts.insert(at, json.dumps(big, indent=None if fmt == "lines" or at % 2 else 1))
+    data = ("\n".join(texts) + "\n").encode()
+    assert len(data) > 2 * (1 << 20)
+    pointers = ["/type", "/created_at", "/actor"]
+    exp = expected_fields([json.dumps(json.loads(t)) for t in oracle_docs(data, fmt)], pointers)
+    assert first_difference(run(data, fields=pointers, format=fmt), exp) is None
+    for threads in (None, 2):
+        for batch_size in (1 << 20, 1 << 18):
+            got = jetjson.map_many(lambda t: t, data, fields=pointers, format=fmt, threads=threads,
+                                   batch_size=batch_size)
+            assert first_difference(got, exp) is None
+
+
+def oracle_docs(data, fmt):
+    """The documents' texts as json reads them (whitespace: json's raw_decode in turn)."""
+    if fmt == "lines":
+        return [ln for ln in data.decode().splitlines() if ln.strip()]
+    dec, text, at, out = json.JSONDecoder(), data.decode(), 0, []
+    while True:
+        while at < len(text) and text[at] in " \t\r\n":
+            at += 1
+        if at == len(text):
+            return out
+        doc, end = dec.raw_decode(text, at)
+        out.append(text[at:end])
+        at = end

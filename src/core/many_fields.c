@@ -358,6 +358,12 @@ jj_error jj_many_field_parse(jj_many *m, const jj_field_span *span) {
     return err;
 }
 
+bool jj_fields_window_plain(const uint8_t *buf, size_t len) {
+    size_t at = 0;
+    while (at < len && (buf[at] == ' ' || buf[at] == '\n' || buf[at] == '\r' || buf[at] == '\t')) at++;
+    return at < len && buf[at] == '{';
+}
+
 jj_error jj_many_reparse(jj_many *m, size_t *doc_start, size_t *doc_end) {
     /* jj_many_field_parse took the flags off some entries: the plain stage 2 reads it */
     unsigned flags = m->flags;

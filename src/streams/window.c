@@ -124,8 +124,8 @@ static jj_error jj_keep_values(jj_window *w, jj_many *m, const jj_field_span *sp
     return JJ_OK;
 }
 
-/* The next document of a window with fields (m started with JJ_MANY_LAZY) into d: 1 to
- * go on, 0 when d ends the window (its error set). */
+/* The next document of a window with fields (m on the plain or the lazy index) into d:
+ * 1 to go on, 0 when d ends the window (its error set). */
 static int jj_window_skim_next(jj_window *w, jj_many *m, jj_window_doc *d) {
     jj_field_span spans[64]; /* a skimmable plan has at most 64 pointers */
     bool whole = true;
@@ -168,7 +168,8 @@ void jj_window_parse(jj_window *w) {
     if (!w->parser || !w->lazy_parser) return; /* a consumer reads no result as NOMEM */
     jj_many m;
     unsigned flags = w->flags | (w->one_per_doc ? JJ_MANY_SPANS : 0);
-    if (w->fields) flags |= JJ_MANY_LAZY; /* as the consumer's own windows for fields= */
+    /* the index as the consumer's own windows for fields= take it (many.c) */
+    if (w->fields && !jj_fields_window_plain(w->buf, w->len)) flags |= JJ_MANY_LAZY;
     jj_error err = jj_many_start(&m, w->parser, w->buf, w->len, flags);
     w->pending = m.pending;
     w->pending_at = m.pending_at;

@@ -145,7 +145,27 @@ static void test_plans(void) {
     }
 }
 
+/* jj_fields_window_plain against stage 1: the window's first index entry is a '{'. */
+static void test_window_plain(void) {
+    static const char *const windows[] = {"",         " ",         "{}",          " \t\r\n{\"a\": 1}\n[1]",
+                                          "[{}]",     "\n\n\"{\"", "1 {}",        "  \n",
+                                          "\r\n{\"b\"", "nul {",     "\t[\"{\"] {}", "{\"a\": [}"};
+    jj_parser *p = jj_parser_new();
+    if (!p) abort(); /* out of memory */
+    for (size_t i = 0; i < sizeof windows / sizeof *windows; i++) {
+        const uint8_t *buf = (const uint8_t *)windows[i];
+        size_t len = strlen(windows[i]);
+        CHECK(jj_skim_index(p, buf, len) == JJ_OK, "window %zu: stage 1", i);
+        size_t count = 0;
+        const uint32_t *index = jj_parser_structurals(p, &count);
+        bool first_is_object = count > 0 && buf[index[0]] == '{';
+        CHECK(jj_fields_window_plain(buf, len) == first_is_object, "window %zu: %d", i, !first_is_object);
+    }
+    jj_parser_delete(p);
+}
+
 int main(void) {
     test_plans();
+    test_window_plain();
     return jj_test_report();
 }

@@ -162,16 +162,6 @@ size_t jj_many_window_size(const jj_many_iter *it, size_t pos, size_t want) {
     return n;
 }
 
-/* Whether the window of n bytes at it->pos starts with an object. fields= that the walk
- * can skim read such a window on the plain index (the walk needs no lazy flags, and the
- * lazy stage 1 costs more); other documents (arrays, scalars) are read whole, where the
- * lazy index saves more than it costs. Streams are taken as alike throughout a window. */
-static int jj_window_of_objects(const jj_many_iter *it, size_t n) {
-    const uint8_t *at = it->buf + it->pos, *end = at + n;
-    while (at < end && (*at == ' ' || *at == '\n' || *at == '\r' || *at == '\t')) at++;
-    return at < end && *at == '{';
-}
-
 /* Indexes the next window, of about `want` bytes from it->pos. */
 static int jj_open_window(jj_many_iter *it, size_t want) {
     size_t left = it->len - it->pos;
@@ -181,7 +171,7 @@ static int jj_open_window(jj_many_iter *it, size_t want) {
     /* type=: each document's lazy tape straight from the window's index (the formats
      * that read no index entry here: jj_peek knows only plain positions) */
     int lazy_formats = it->format == JJ_FMT_WHITESPACE || it->format == JJ_FMT_LINES;
-    int skims = it->fields_plan && jj_window_of_objects(it, n);
+    int skims = it->fields_plan && jj_fields_window_plain(it->buf + it->pos, n);
     if ((it->typed_plan || (it->fields && !skims)) && lazy_formats) flags |= JJ_MANY_LAZY; /* fields= finish what they pick */
     /* parse_many: the same, where a view may point into the window (the input stays put;
      * a streamed buffer moves on, and each view keeps a copy of its document instead) */
