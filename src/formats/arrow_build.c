@@ -738,3 +738,12 @@ jj_arrow_status ab_append_record(ab_walk *w, ab_col *root) {
 }
 
 jj_arrow_status ab_finish(ab_col *root) { return finish_col(root); }
+
+jj_arrow_status ab_fill_fields(ab_col *c) {
+    for (size_t i = 0; i < c->n_kids; i++) {
+        jj_arrow_status s = c->kind == AB_STRUCT ? catch_up(c->kids[i], c->length) : JJ_ARROW_OK;
+        if (!s) s = ab_fill_fields(c->kids[i]);
+        if (s) return s;
+    }
+    return JJ_ARROW_OK;
+}
