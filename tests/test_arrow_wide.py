@@ -184,3 +184,27 @@ def test_hypothesis_wide_parts(first, changes, seed, nulls, clash):
         second[clash[0]] = clash[1]
     data = part(first, 1100 * 1024, seed, nulls=nulls) + part(second, 1100 * 1024, seed + 1)
     check_threads(data)
+
+
+TIMESTAMP_TEXTS = st.one_of(
+    st.builds("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z".format, st.integers(1850, 2150), st.integers(0, 13),
+              st.integers(0, 32), st.integers(0, 24), st.integers(0, 60), st.integers(0, 60)),
+    st.builds("{:04}-{:02}-{:02} {:02}:{:02}:{:02}".format, st.integers(1999, 2001), st.integers(1, 12),
+              st.integers(27, 31), st.integers(0, 23), st.integers(0, 59), st.integers(0, 59)),
+    st.sampled_from(["2015-01-01", "2016-02-29 10:00", "2015-01-01T15:00:00+01:00", "2015-01-01T15:00:00.5Z",
+                     "2015-01-01t15:00:00Z", "", "x", "2015-01-01T15:00:00ZZ"]),
+    st.none(),
+)
+
+
+@hyp_settings(30)
+@given(st.lists(TIMESTAMP_TEXTS, min_size=1, max_size=30), st.booleans())
+def test_hypothesis_timestamp_columns(texts, big):
+    # an inferred column of strings is timestamps when every one of them reads as one:
+    # decided once the column is complete (each window, each thread's part), with nulls
+    # anywhere; small inputs in one pass, big ones with the drawn texts only in the tail
+    tail = lines({"t": t, "i": k} for k, t in enumerate(texts))
+    data = tail
+    if big:
+        data = repeated([{"t": "2020-05-06T07:08:09Z", "i": 1}, {"t": None, "i": 2}], 2200 * 1024) + tail
+    check_threads(data, threads=(1, 2) if big else (1,))

@@ -91,16 +91,16 @@ static size_t count_columns(const ab_col *c) {
 
 /* The part read joins the table. */
 static jj_arrow_status keep_part(jj_arrow_reader *r, ab_read *rd) {
+    /* inferred parts are finished once merged; their fields are caught up and their
+     * timestamps settled here, on the thread that read them */
+    jj_arrow_status s = r->schema ? ab_finish(rd->root) : ab_fill_fields(rd->root);
+    if (s) return s;
     if (r->merged) {
         /* cannot fail: the part's columns started of these types */
-        jj_arrow_status s = ab_merge_type(r->merged, rd->root);
+        s = ab_merge_type(r->merged, rd->root);
         if (s) return s;
     }
     if (rd->root->length > (rd->n_ends ? rd->ends[rd->n_ends - 1] : 0) && ab_end_batch(rd)) return JJ_ARROW_NOMEM;
-    /* inferred parts are finished once merged; their fields are caught up here, on the
-     * thread that read them */
-    jj_arrow_status s = r->schema ? ab_finish(rd->root) : ab_fill_fields(rd->root);
-    if (s) return s;
     if (r->n_parts == r->parts_cap) {
         size_t cap = r->parts_cap ? r->parts_cap * 2 : 16;
         ab_part *parts = realloc(r->parts, cap * sizeof *parts);

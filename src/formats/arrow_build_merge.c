@@ -113,6 +113,7 @@ ab_col *ab_type_seed(const ab_col *t) {
         ab_col_free(c);
         return NULL;
     }
+    c->ts_maybe = t->ts_maybe; /* strings known not to be timestamps are not read as such again */
     return c;
 }
 
