@@ -179,10 +179,11 @@ int ab_timestamps_of_strings(const uint8_t *bytes, const uint32_t *offsets, cons
     for (int64_t i = 0; i < rows; i++) {
         int64_t v = 0;
         if (!valid || (valid[i >> 3] >> (i & 7) & 1)) {
-            const uint8_t *s = bytes + offsets[i];
             size_t n = offsets[i + 1] - offsets[i];
+            if (n < 10) return -1; /* (bytes is NULL when every string is empty) */
+            const uint8_t *s = bytes + offsets[i];
             int r = n >= 19 ? parse_common(s, n, 0, &v) : 1; /* inlined: the loop is the common form's */
-            if (r > 0) r = n >= 10 && s[4] == '-' ? parse_general(s, n, 0, false, &v) : -1;
+            if (r > 0) r = s[4] == '-' ? parse_general(s, n, 0, false, &v) : -1;
             if (r) return -1;
         }
         out[i] = v;
