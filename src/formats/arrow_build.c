@@ -717,6 +717,7 @@ static jj_arrow_status finish_col(ab_col *c) {
     }
     /* (a column of nulls only, from a part that started of the merged types, is one too) */
     jj_arrow_status s = settle_timestamps(c);
+    if (!s && c->kind == AB_STRING && !c->ts_maybe) buf_release(&c->ts_values); /* strings after all (merged) */
     if (s || c->kind != AB_STRING || c->fixed || !c->ts_maybe) return s;
     ab_buf values = c->ts_values;
     memset(&c->ts_values, 0, sizeof c->ts_values);
