@@ -3,8 +3,8 @@
  * and where that fails by documents, whose errors are the rule) into a part of
  * its own, whose columns start of the types inferred so far (ab_type_seed: the chunk
  * goes on as one pass would, errors included); the parts are the table's batches, their
- * types merged at the end by the threads' merge (arrow_build_merge.c). Record numbers and byte offsets in errors
- * count from the start of the stream. */
+ * types merged as they come and the parts made of them at the end (arrow_build_merge.c).
+ * Record numbers and byte offsets in errors count from the start of the stream. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,9 +192,9 @@ static jj_arrow_status feed_windows(jj_arrow_reader *r, const uint8_t *buf, size
     for (;;) {
         size_t wide = r->columns < SIZE_MAX / AB_CHUNK_PER_COLUMN ? r->columns * AB_CHUNK_PER_COLUMN : SIZE_MAX;
         chunk = r->schema ? SIZE_MAX : wide > base ? wide : base;
-        /* a window widened for its columns is one batch: pyarrow's import costs about
-         * 0.35 us a column and batch (GitHub events, 206 columns, 40 MB: 46 batches
-         * 3.3 ms, 13 batches 1 ms), serial after the threads */
+        /* a window widened for its columns is one batch: pyarrow's import costs per
+         * column and batch (GitHub events, 206 columns, 40 MB: 46 batches 3.3 ms, 14
+         * batches 1.7 ms), serial after the threads */
         if (!r->schema && wide > base && wide > r->opt.block_size) r->opt.block_size = wide;
         if (window < chunk) window = chunk;
         size_t n = len - from < window ? len - from : window;
