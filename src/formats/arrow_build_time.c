@@ -60,12 +60,14 @@ static inline __attribute__((always_inline)) int parse_common(const uint8_t *s, 
     memcpy(&time_digits, time_places, 8);
     memcpy(&date_sep, date_seps, 8);
     memcpy(&time_sep, time_seps, 8);
-    /* each byte at a digit's place is '0'..'9': its high half 3, and still 3 after adding 6
-     * (a byte of 0xfa or more fails the first test, so a carry out of it does not matter);
-     * the separators' places hold exactly the separators */
-    const uint64_t high = 0xf0f0f0f0f0f0f0f0ull, threes = 0x3030303030303030ull, sixes = 0x0606060606060606ull;
-    uint64_t bad = ((((date & high) ^ threes) | (((date + sixes) & high) ^ threes)) & date_digits) |
-                   ((((time & high) ^ threes) | (((time + sixes) & high) ^ threes)) & time_digits) |
+    /* each byte at a digit's place is '0'..'9': with '0' xored away it is 0..9, so adding
+     * 0x76 leaves its top bit clear, as is its own (a byte of 0x8a or more carries into the
+     * next one, but is caught by its own top bit); the separators' places hold exactly the
+     * separators */
+    const uint64_t threes = 0x3030303030303030ull, x76 = 0x7676767676767676ull, tops = 0x8080808080808080ull;
+    uint64_t dx = date ^ threes, tx = time ^ threes;
+    uint64_t bad = ((((dx & date_digits) + (x76 & date_digits)) | dx) & tops & date_digits) |
+                   ((((tx & time_digits) + (x76 & time_digits)) | tx) & tops & time_digits) |
                    ((date & ~date_digits) ^ date_sep) | ((time & ~time_digits) ^ time_sep) |
                    ((unsigned)(s[8] - '0') > 9) | ((unsigned)(s[9] - '0') > 9);
     if (bad) return 1;
