@@ -4,9 +4,11 @@
  * so that only the values read are converted; where a record is not alone on its line,
  * by documents with jj_many_*) and appends each record's tape to column builders; the
  * result is an ArrowArrayStream (jetjson_arrow_abi.h) of struct arrays (record batches),
- * one per `block_size` bytes of input or so. Every record must be a JSON object (or
- * null: a record of nulls, as pyarrow reads it). Every value is validated, skipped or
- * not.
+ * one per `block_size` bytes of input or so (inferring a table of more than 64 columns
+ * from an input read in windows, see Threads below: one per window of 16 KiB of input a
+ * column where that is more, as pyarrow's import costs per batch and column). Every
+ * record must be a JSON object (or null: a record of nulls, as pyarrow reads it). Every
+ * value is validated, skipped or not.
  *
  * Types: null "n", bool "b", int64 "l", uint64 "L", float64 "g", utf8 string "u",
  * timestamp "ts{s,m,u,n}:[zone]", struct "+s", list "+l" (item field "item").

@@ -37,7 +37,8 @@ typedef struct ab_buf {
 typedef struct ab_col {
     ab_kind kind;
     bool fixed;    /* the type comes from a schema: it never changes */
-    bool ts_maybe; /* inferred strings: each one so far reads as a timestamp[s] */
+    bool ts_maybe; /* inferred strings: not known yet not to be timestamps[s] (they are
+                    * read as such once the column is complete: ab_fill_fields) */
     char *name;
     size_t name_len;
     char *format;  /* timestamps: the format string with the unit and zone */
@@ -50,7 +51,7 @@ typedef struct ab_col {
     /* one or the other, by kind: as a field of its own it grew every column, which moved
      * glibc's heap enough to fault in twice the pages a call (flat 40 MB: 54 -> 60 ms) */
     union {
-        ab_buf ts_values; /* ts_maybe strings: the strings read as seconds so far (8 bytes a row) */
+        ab_buf ts_values; /* ts_maybe strings, once settled: the strings as seconds (8 bytes a row) */
         ab_buf neg_zeros; /* inferred int64: the rows read from "-0" (8 bytes each), -0.0 if
                            * the column turns double, as pyarrow reads them */
     };
@@ -94,6 +95,11 @@ jj_arrow_status ab_append_record(ab_walk *w, ab_col *root);
 /* After the last record: struct fields caught up, string columns that are all
  * timestamps turned into timestamps. */
 jj_arrow_status ab_finish(ab_col *root);
+/* Struct fields caught up with their structs (nulls), then the inferred string columns
+ * that may be timestamps settled (all their strings read as seconds, or not timestamps),
+ * as ab_finish does first: done by each window's reader (a thread's part: on its
+ * thread) before its types are merged. */
+jj_arrow_status ab_fill_fields(ab_col *root);
 ab_col *ab_col_new(const char *name, size_t name_len);
 void ab_col_free(ab_col *c);
 /* Gives column c the kind k (c is of type null so far: its rows become nulls of k). */
@@ -123,11 +129,17 @@ void ab_parser_give(jj_parser *p);
  * also "t", "z" and a comma before the fraction); without it, the forms pyarrow infers as
  * timestamp[s]. 0, or -1 when the text is not one (or does not fit in 64 bits). */
 int ab_parse_timestamp(const uint8_t *s, size_t n, int unit, bool allow_fraction, int64_t *out);
+/* The rows[0..n) of a string column (bytes, rows + 1 int32 offsets, validity bits or
+ * NULL for none) as inferred timestamps[s] into out[0..rows) (nulls 0): 0, or -1 at the
+ * first string that is not one (out is then partly written). */
+int ab_timestamps_of_strings(const uint8_t *bytes, const uint32_t *offsets, const uint8_t *valid, int64_t rows,
+                             int64_t *out);
 
-/* arrow_build_merge.c: the parts read without a schema on several threads, given the
- * types one pass over the whole input would infer, then finished (ab_finish).
+/* arrow_build_merge.c: the parts read without a schema (on several threads, or the
+ * windows of one), given `merged`, the types one pass over the whole input would infer
+ * (ab_merge_type of every part's root, in order), then finished (ab_finish).
  * JJ_ARROW_TYPE_CHANGE where their types do not mix (read again on one thread). */
-jj_arrow_status ab_merge_parts(ab_part *parts, size_t n);
+jj_arrow_status ab_conform_parts(ab_part *parts, size_t n, const ab_col *merged);
 /* The type of column c folded into `into`, a type tree without data (start: an empty
  * struct): JJ_ARROW_TYPE_CHANGE where they do not mix (`into` is then half merged). */
 jj_arrow_status ab_merge_type(ab_col *into, const ab_col *c);
@@ -176,10 +188,12 @@ jj_arrow_status ab_read_chunked(jj_parser *parser, const uint8_t *buf, size_t le
                                 const jj_arrow_options *opt, struct ArrowArrayStream *out, int64_t *num_rows,
                                 jj_arrow_error *err);
 /* The same for one thread's part of an input: its windows' parts handed over as they
- * are (*parts, *n_parts: moved out; inferred types not merged, with a schema finished). */
+ * are (*parts, *n_parts: moved out; inferred types not conformed, with a schema
+ * finished) and, inferring, *types the merge of their types (moved out; else NULL):
+ * merged on the part's thread, not after the join. */
 jj_arrow_status ab_read_chunked_parts(const uint8_t *buf, size_t len, const struct ArrowSchema *schema,
                                       const jj_arrow_options *opt, ab_part **parts, size_t *n_parts,
-                                      jj_arrow_error *err);
+                                      ab_col **types, jj_arrow_error *err);
 
 /* The stream over parts[0..n) (moved in: freed on failure), *num_rows their rows. */
 jj_arrow_status ab_parts_to_stream(ab_part *parts, size_t n, struct ArrowArrayStream *out, int64_t *num_rows);

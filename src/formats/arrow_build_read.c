@@ -162,6 +162,7 @@ typedef struct ab_job {
     const ab_read *base;
     ab_part *parts;
     size_t n_parts;
+    ab_col *types; /* inferring: the merged types of its parts */
     jj_arrow_error err;
     jj_arrow_status status;
     pthread_t thread;
@@ -171,7 +172,8 @@ typedef struct ab_job {
 static void *job_run(void *arg) {
     ab_job *job = arg;
     const ab_read *b = job->base;
-    job->status = ab_read_chunked_parts(job->buf, job->len, b->schema, b->opt, &job->parts, &job->n_parts, &job->err);
+    job->status = ab_read_chunked_parts(job->buf, job->len, b->schema, b->opt, &job->parts, &job->n_parts, &job->types,
+                                        &job->err);
     return NULL;
 }
 
@@ -228,9 +230,15 @@ static jj_arrow_status read_parallel(const ab_read *base, size_t threads, ab_par
         free(jobs[i].parts);
     }
     *n_parts = s ? 0 : total;
-    free(jobs);
     if (!s && !base->schema) {
-        s = ab_merge_parts(*parts, total);
+        /* the threads' types (each merged on its thread) in order, then every part made
+         * of them: all that is serial here */
+        ab_col *merged = ab_col_new("", 0);
+        if (!merged) s = JJ_ARROW_NOMEM;
+        else merged->kind = AB_STRUCT;
+        for (size_t i = 0; i < n && !s; i++) s = ab_merge_type(merged, jobs[i].types);
+        if (!s) s = ab_conform_parts(*parts, total, merged);
+        ab_col_free(merged);
         if (s) {
             for (size_t i = 0; i < total; i++) {
                 ab_col_free((*parts)[i].root);
@@ -241,6 +249,8 @@ static jj_arrow_status read_parallel(const ab_read *base, size_t threads, ab_par
             *n_parts = 0;
         }
     }
+    for (size_t i = 0; i < n; i++) ab_col_free(jobs[i].types);
+    free(jobs);
     return s;
 }
 

@@ -43,27 +43,34 @@ static int64_t days_since_epoch(int y, int m, int d) {
 static const int64_t per_second[] = {1, 1000, 1000000, 1000000000};
 
 /* The most common form, "YYYY-MM-DDThh:mm:ss" with 'T' or ' ' and an optional 'Z', read
- * without the general walk (a column of them is checked row by row while inferring):
- * 1 when s is not of that shape (the general reading decides), else what it returns. */
-static int parse_common(const uint8_t *s, size_t n, int unit, int64_t *out) {
-    if ((n != 19 && !(n == 20 && s[19] == 'Z')) || s[4] != '-' || s[7] != '-' || (s[10] != 'T' && s[10] != ' ') ||
-        s[13] != ':' || s[16] != ':')
-        return 1;
-    /* each byte at a digit's place is '0'..'9': its high half 3, and still 3 after adding 6
-     * (a byte of 0xfa or more fails the first test, so a carry out of it does not matter) */
+ * without the general walk (a column of them is read row by row while inferring): 1
+ * when s is not of that shape (the general reading decides), else what it returns.
+ * Checks are combined into few branches: the bytes are read as two words. */
+static inline __attribute__((always_inline)) int parse_common(const uint8_t *s, size_t n, int unit, int64_t *out) {
+    if ((n != 19 && !(n == 20 && s[19] == 'Z')) || (s[10] != 'T' && s[10] != ' ')) return 1;
     uint64_t date, time;
     memcpy(&date, s, 8);      /* YYYY-MM- */
     memcpy(&time, s + 11, 8); /* hh:mm:ss */
     static const uint8_t date_places[8] = {255, 255, 255, 255, 0, 255, 255, 0};
     static const uint8_t time_places[8] = {255, 255, 0, 255, 255, 0, 255, 255};
-    uint64_t date_digits, time_digits; /* the digits' bytes, in either byte order */
+    static const uint8_t date_seps[8] = {0, 0, 0, 0, '-', 0, 0, '-'};
+    static const uint8_t time_seps[8] = {0, 0, ':', 0, 0, ':', 0, 0};
+    uint64_t date_digits, time_digits, date_sep, time_sep; /* in either byte order */
     memcpy(&date_digits, date_places, 8);
     memcpy(&time_digits, time_places, 8);
-    const uint64_t high = 0xf0f0f0f0f0f0f0f0ull, threes = 0x3030303030303030ull, sixes = 0x0606060606060606ull;
-    if (((date & high) ^ threes) & date_digits || (((date + sixes) & high) ^ threes) & date_digits ||
-        ((time & high) ^ threes) & time_digits || (((time + sixes) & high) ^ threes) & time_digits ||
-        (unsigned)(s[8] - '0') > 9 || (unsigned)(s[9] - '0') > 9)
-        return 1;
+    memcpy(&date_sep, date_seps, 8);
+    memcpy(&time_sep, time_seps, 8);
+    /* each byte at a digit's place is '0'..'9': with '0' xored away it is 0..9, so adding
+     * 0x76 leaves its top bit clear, as is its own (a byte of 0x8a or more carries into the
+     * next one, but is caught by its own top bit); the separators' places hold exactly the
+     * separators */
+    const uint64_t threes = 0x3030303030303030ull, x76 = 0x7676767676767676ull, tops = 0x8080808080808080ull;
+    uint64_t dx = date ^ threes, tx = time ^ threes;
+    uint64_t bad = ((((dx & date_digits) + (x76 & date_digits)) | dx) & tops & date_digits) |
+                   ((((tx & time_digits) + (x76 & time_digits)) | tx) & tops & time_digits) |
+                   ((date & ~date_digits) ^ date_sep) | ((time & ~time_digits) ^ time_sep) |
+                   ((unsigned)(s[8] - '0') > 9) | ((unsigned)(s[9] - '0') > 9);
+    if (bad) return 1;
     /* each digit pair as one byte, a word at a time: with the digits' values in place
      * (the separators zeroed), byte k of 10 * v + (v >> 8) is 10 * s[k] + s[k + 1], at
      * most 99 (no carry); the places below are little-endian */
@@ -85,9 +92,20 @@ static int parse_common(const uint8_t *s, size_t n, int unit, int64_t *out) {
     sec = AB_DIGIT(17) * 10 + AB_DIGIT(18);
 #undef AB_DIGIT
 #endif
-    if (mo < 1 || mo > 12 || d < 1 || (d > 28 && d > month_days(y, mo)) || h > 23 || mi > 59 || sec > 59) return -1;
-    int64_t seconds = days_since_epoch(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec;
-    return __builtin_mul_overflow(seconds, per_second[unit], out) ? -1 : 0;
+    /* one branch for the ranges; days past the 28th and years off 1901-2099 aside */
+    if (((unsigned)(mo - 1) > 11) | ((unsigned)(d - 1) > 27) | (h > 23) | (mi > 59) | (sec > 59) |
+        ((unsigned)(y - 1901) > 198)) {
+        if (mo < 1 || mo > 12 || d < 1 || d > month_days(y, mo) || h > 23 || mi > 59 || sec > 59) return -1;
+        int64_t seconds = days_since_epoch(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec;
+        return __builtin_mul_overflow(seconds, per_second[unit], out) ? -1 : 0;
+    }
+    /* 1901-2099: every fourth year a leap year */
+    static const int16_t before_month[2][12] = {{0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334},
+                                                {0, 31, 60, 91, 121, 152, 182, 213, 244, 274, 305, 335}};
+    int64_t days = (int64_t)(y - 1970) * 365 + (int64_t)((unsigned)(y - 1901) >> 2) - 17 +
+                   before_month[(y & 3) == 0][mo - 1] + d - 1;
+    *out = (days * 86400 + h * 3600 + mi * 60 + sec) * per_second[unit]; /* far from overflow */
+    return 0;
 }
 
 /* The other forms, out of line: the common one's call saves no registers for them. */
@@ -155,5 +173,22 @@ static int parse_general(const uint8_t *s, size_t n, int unit, bool allow_fracti
     int64_t v;
     if (__builtin_mul_overflow(seconds, per_second[unit], &v) || __builtin_add_overflow(v, frac, &v)) return -1;
     *out = v;
+    return 0;
+}
+
+int ab_timestamps_of_strings(const uint8_t *bytes, const uint32_t *offsets, const uint8_t *valid, int64_t rows,
+                             int64_t *out) {
+    for (int64_t i = 0; i < rows; i++) {
+        int64_t v = 0;
+        if (!valid || (valid[i >> 3] >> (i & 7) & 1)) {
+            size_t n = offsets[i + 1] - offsets[i];
+            if (n < 10) return -1; /* (bytes is NULL when every string is empty) */
+            const uint8_t *s = bytes + offsets[i];
+            int r = n >= 19 ? parse_common(s, n, 0, &v) : 1; /* inlined: the loop is the common form's */
+            if (r > 0) r = s[4] == '-' ? parse_general(s, n, 0, false, &v) : -1;
+            if (r) return -1;
+        }
+        out[i] = v;
+    }
     return 0;
 }
