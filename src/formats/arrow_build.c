@@ -676,7 +676,7 @@ static jj_arrow_status append_value(ab_walk *w, const ab_path *at, ab_col *c, si
     }
 }
 
-/* ---- the end of the input: string columns that are all timestamps become timestamps ---- */
+/* ---- a window's columns complete: struct fields caught up, timestamps settled ---- */
 
 /* An inferred string column complete (its nulls caught up) whose strings may be
  * timestamps: read them all as seconds, once (a tight loop here costs less than a watch
@@ -745,4 +745,3 @@ jj_arrow_status ab_append_record(ab_walk *w, ab_col *root) {
 }
 
 jj_arrow_status ab_finish(ab_col *root) { return finish_col(root); }
-
