@@ -256,15 +256,23 @@ int jj_put_number_general(const uint8_t *buf, const uint8_t *end, size_t pos, ui
 }
 
 /* The number at buf[pos] (a digit or '-' not followed by 'I') into the two tape words
- * at w; 0 when it is not a valid number token. */
-static inline int jj_put_number(const uint8_t *buf, const uint8_t *end, size_t pos, uint64_t *w) {
+ * at w; 0 when it is not a valid number token. `inlined`, a constant: the fast path
+ * inlined (jj_number_run) or called. */
+static inline __attribute__((always_inline)) int jj_put_number_with(const uint8_t *buf, const uint8_t *end,
+                                                                    size_t pos, uint64_t *w, const int inlined) {
 #ifdef JJ_NUMBER_FAST_TAPE
     if (end - (buf + pos) >= JJ_NUMBER_FAST_ROOM) {
-        const uint8_t *after = jj_fast_number_tape(buf + pos, w);
+        const uint8_t *after = inlined ? jj_fast_number_tape_inline(buf + pos, w) : jj_fast_number_tape(buf + pos, w);
         if (after && jj_ends_token[*after]) return 1; /* room left: after < end */
     }
+#else
+    (void)inlined;
 #endif
     return jj_put_number_general(buf, end, pos, w);
+}
+
+static inline int jj_put_number(const uint8_t *buf, const uint8_t *end, size_t pos, uint64_t *w) {
+    return jj_put_number_with(buf, end, pos, w, 0);
 }
 
 /* A value at p that jj_put_number takes: a digit, or '-' that does not start -Infinity. */
@@ -282,7 +290,7 @@ __attribute__((noinline)) static size_t jj_number_run(const uint8_t *buf, const 
                                                       uint64_t *tape, size_t *t) {
     size_t k = *i, at = *t, more = 0;
     for (;;) {
-        if (!jj_put_number(buf, end, idx[k], tape + at)) {
+        if (!jj_put_number_with(buf, end, idx[k], tape + at, 1)) {
             *i = k;
             return SIZE_MAX;
         }
