@@ -219,7 +219,8 @@ static inline __attribute__((always_inline)) const uint8_t *jj_string(
         const uint8_t *c = buf + *next - 1;
         while (*c <= ' ' && c > q) c--; /* only spaces can be there */
         size_t bytes = (size_t)(c - q) - 1;
-        if (__builtin_expect(*c == '"' && c > q && c < end && (bytes == 0 || jj_plain_ascii(q + 1, bytes, buf, end)), 1)) {
+        if (__builtin_expect(*c == '"' && c > q && c < end &&
+                                 (bytes == 0 || jj_plain_ascii(q + 1, bytes, buf, end)), 1)) {
             w[0] = JJ_WORD(JJ_STRING, (uint64_t)(JJ_STR_IN_INPUT | JJ_STR_ASCII) << 48 | (uint64_t)(q + 1 - buf));
             w[1] = (uint64_t)bytes | (uint64_t)bytes << 32;
             return c + 1;
