@@ -104,8 +104,8 @@ static inline __m128i jj_fast_align_index(unsigned int_len, unsigned total) {
  * to 4 more follow, read as a word. 15 digits make an exact double divided by an exact
  * power of ten, more take one Eisel-Lemire product. Writes the tape words and returns
  * the end of the digits, or NULL for the general parser. */
-static inline const uint8_t *jj_fast_decimal_long(const uint8_t *p, __m128i digits, unsigned int_len, int neg,
-                                                  uint64_t *w) {
+static inline __attribute__((always_inline)) const uint8_t *jj_fast_decimal_long(
+    const uint8_t *p, __m128i digits, unsigned int_len, int neg, uint64_t *w) {
     uint64_t next = jj_fast_load64(p + 16);
     unsigned more = jj_fast_digit_count(next);
     if (more > 4) return NULL;
@@ -129,8 +129,11 @@ static inline const uint8_t *jj_fast_decimal_long(const uint8_t *p, __m128i digi
  * right-aligns them), and decimals running past those bytes (jj_fast_decimal_long).
  * Returns the end of the digits (the caller checks what follows: an exponent or any
  * other byte sends the number to the general parser), or NULL for the general parser.
- * The caller leaves JJ_NUMBER_FAST_ROOM bytes after start. */
-static inline const uint8_t *jj_fast_number_tape(const uint8_t *start, uint64_t *w) {
+ * The caller leaves JJ_NUMBER_FAST_ROOM bytes after start. Always inlined where a loop
+ * of numbers calls it (jj_number_run): as a call it saved and restored six registers
+ * per number. */
+static inline __attribute__((always_inline)) const uint8_t *jj_fast_number_tape_inline(const uint8_t *start,
+                                                                                      uint64_t *w) {
     int neg = *start == '-';
     const uint8_t *p = start + neg;
     __m128i digits = jj_fast_digit_bytes(p);
@@ -153,6 +156,12 @@ static inline const uint8_t *jj_fast_number_tape(const uint8_t *start, uint64_t 
     w[0] = (uint64_t)JJ_INT64 << 56 | (uint64_t)(neg & (m == 0)) * JJ_INT_MINUS_ZERO;
     w[1] = neg ? (uint64_t)0 - m : m;
     return p + int_len;
+}
+
+/* jj_fast_number_tape_inline where the compiler chooses (out of line in the grammar
+ * walk, whose registers it would take). */
+static inline const uint8_t *jj_fast_number_tape(const uint8_t *start, uint64_t *w) {
+    return jj_fast_number_tape_inline(start, w);
 }
 
 /* SSSE3, what jj_fast_number_tape leaves: the other numbers of 16 to 19 digits (64-bit

@@ -70,6 +70,18 @@ static inline uint32_t jj_scan_step(const uint8_t *p, jj_str_scan *info) {
     return hits;
 }
 
+/* Bit i set when p[i] is '\\', a control byte or >= 0x80: what keeps a string from
+ * being plain ASCII text without escapes (jj_plain_ascii). */
+static inline uint32_t jj_unsafe_step(const uint8_t *p) {
+    const __m256i *k = jj_scan_const_vectors();
+    __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    __m256i backslash = _mm256_cmpeq_epi8(v, _mm256_load_si256(k + 1));
+    __m256i last_control = _mm256_load_si256(k + 2);
+    __m256i control = _mm256_cmpeq_epi8(_mm256_max_epu8(v, last_control), last_control);
+    /* v itself for the bytes >= 0x80: movemask takes the top bits */
+    return (uint32_t)_mm256_movemask_epi8(_mm256_or_si256(_mm256_or_si256(backslash, control), v));
+}
+
 /* vector operations for utf8_body.h (the AVX-512 kernel defines JJ_SHIM_OWN_VEC and its
  * own) */
 #if !defined(JJ_SHIM_OWN_VEC)

@@ -9,6 +9,8 @@
  *   static uint32_t jj_scan_step(const uint8_t *p, jj_str_scan *info)
  *       bit i set when p[i] is '"', '\\' or < 0x20; notes the bytes before the first
  *       such byte in *info
+ *   static uint32_t jj_unsafe_step(const uint8_t *p)
+ *       bit i set when p[i] is '\\', < 0x20 or >= 0x80 (JJ_SCAN_STEP bytes)
  *   static uint8_t *jj_compact64(const uint8_t *block, uint64_t keep, uint8_t *out)
  *       for the minifier, see minify_body.h
  * and may define JJ_KERNEL_FLATTEN and its own jj_flatten (see below);

@@ -168,10 +168,10 @@ __attribute__((noinline)) static const uint8_t *jj_string_escaped(
     return c + 1;
 }
 
-/* The string whose opening quote is at q. Writes two tape words at w. Most strings
- * have no escape: they stay in the input and the tape points at them. */
-static inline const uint8_t *jj_string(jj_parser *p, const uint8_t *buf, const uint8_t *end,
-                                       const uint8_t *q, uint64_t *w, jj_error *err) {
+/* The string at q scanned (no unsafe bits, or they said no): two tape words at w. */
+__attribute__((noinline)) static const uint8_t *jj_string_scanned(jj_parser *p, const uint8_t *buf,
+                                                                  const uint8_t *end, const uint8_t *q,
+                                                                  uint64_t *w, jj_error *err) {
     const uint8_t *s = q + 1;
     jj_str_scan info = {0, 0};
     const uint8_t *c = s + jj_scan_string(s, end, &info);
@@ -180,6 +180,53 @@ static inline const uint8_t *jj_string(jj_parser *p, const uint8_t *buf, const u
         return c + 1;
     }
     return jj_string_escaped(p, end, q, s, c, info, w, err);
+}
+
+/* Whether the n bytes at s (n >= 1) are plain ASCII text: no backslash, no control
+ * byte, none >= 0x80. Reads only within [lo, hi): the last step is the one that ends
+ * at s + n, or, near lo, the one that starts at s. */
+static inline int jj_plain_ascii(const uint8_t *s, size_t n, const uint8_t *lo, const uint8_t *hi) {
+    while (n > JJ_SCAN_STEP) {
+        if (jj_unsafe_step(s)) return 0;
+        s += JJ_SCAN_STEP;
+        n -= JJ_SCAN_STEP;
+    }
+    const unsigned rest = (unsigned)n; /* 1 ..= JJ_SCAN_STEP: no shift by the width */
+    if ((size_t)(s - lo) + rest >= JJ_SCAN_STEP)
+        return !(jj_unsafe_step(s + rest - JJ_SCAN_STEP) >> (JJ_SCAN_STEP - rest));
+    if ((size_t)(hi - s) >= JJ_SCAN_STEP)
+        return !(jj_unsafe_step(s) & ((UINT32_C(2) << (rest - 1)) - 1));
+    for (size_t i = 0; i < rest; i++)
+        if (s[i] == '\\' || s[i] < 0x20 || s[i] >= 0x80) return 0;
+    return 1;
+}
+
+/* The string whose opening quote is at q; `next` is the index entry after it (NULL for
+ * the last entry). Writes two tape words at w. Most strings have no escape: they stay
+ * in the input and the tape points at them.
+ *
+ * With a next entry the string's end is known without a scan: its closing quote is the
+ * last non-space byte before that entry (any other byte there would have started an
+ * entry). When no byte between the quotes is a backslash, that quote is the first one
+ * after q (an earlier, unescaped one would have closed the string, and the quote at
+ * the end would then open another, an entry too); when none is a control byte or
+ * >= 0x80 either, the string is plain ASCII, checked a vector at a time with no
+ * search for the end, and its tape words are known. Otherwise it is scanned. */
+static inline __attribute__((always_inline)) const uint8_t *jj_string(
+    jj_parser *p, const uint8_t *buf, const uint8_t *end, const uint8_t *q, const uint32_t *next,
+    uint64_t *w, jj_error *err) {
+    if (next) {
+        const uint8_t *c = buf + *next - 1;
+        while (*c <= ' ' && c > q) c--; /* only spaces can be there */
+        size_t bytes = (size_t)(c - q) - 1;
+        if (__builtin_expect(*c == '"' && c > q && c < end &&
+                                 (bytes == 0 || jj_plain_ascii(q + 1, bytes, buf, end)), 1)) {
+            w[0] = JJ_WORD(JJ_STRING, (uint64_t)(JJ_STR_IN_INPUT | JJ_STR_ASCII) << 48 | (uint64_t)(q + 1 - buf));
+            w[1] = (uint64_t)bytes | (uint64_t)bytes << 32;
+            return c + 1;
+        }
+    }
+    return jj_string_scanned(p, buf, end, q, w, err);
 }
 
 static inline uint64_t jj_double_bits(double d) {
@@ -210,15 +257,23 @@ int jj_put_number_general(const uint8_t *buf, const uint8_t *end, size_t pos, ui
 }
 
 /* The number at buf[pos] (a digit or '-' not followed by 'I') into the two tape words
- * at w; 0 when it is not a valid number token. */
-static inline int jj_put_number(const uint8_t *buf, const uint8_t *end, size_t pos, uint64_t *w) {
+ * at w; 0 when it is not a valid number token. `inlined`, a constant: the fast path
+ * inlined (jj_number_run) or called. */
+static inline __attribute__((always_inline)) int jj_put_number_with(const uint8_t *buf, const uint8_t *end,
+                                                                    size_t pos, uint64_t *w, const int inlined) {
 #ifdef JJ_NUMBER_FAST_TAPE
     if (end - (buf + pos) >= JJ_NUMBER_FAST_ROOM) {
-        const uint8_t *after = jj_fast_number_tape(buf + pos, w);
+        const uint8_t *after = inlined ? jj_fast_number_tape_inline(buf + pos, w) : jj_fast_number_tape(buf + pos, w);
         if (after && jj_ends_token[*after]) return 1; /* room left: after < end */
     }
+#else
+    (void)inlined;
 #endif
     return jj_put_number_general(buf, end, pos, w);
+}
+
+static inline int jj_put_number(const uint8_t *buf, const uint8_t *end, size_t pos, uint64_t *w) {
+    return jj_put_number_with(buf, end, pos, w, 0);
 }
 
 /* A value at p that jj_put_number takes: a digit, or '-' that does not start -Infinity. */
@@ -236,7 +291,7 @@ __attribute__((noinline)) static size_t jj_number_run(const uint8_t *buf, const 
                                                       uint64_t *tape, size_t *t) {
     size_t k = *i, at = *t, more = 0;
     for (;;) {
-        if (!jj_put_number(buf, end, idx[k], tape + at)) {
+        if (!jj_put_number_with(buf, end, idx[k], tape + at, 1)) {
             *i = k;
             return SIZE_MAX;
         }

@@ -196,6 +196,6 @@ static jj_error jj_finish_number(const uint8_t *buf, size_t len, uint64_t *w) {
 static jj_error jj_finish_string(jj_parser *p, const uint8_t *buf, size_t len, uint64_t *w) {
     jj_error err = JJ_OK;
     const uint8_t *q = buf + jj_tape_str_offset(w[0]) - 1;
-    jj_string(p, buf, buf + len, q, w, &err);
+    jj_string(p, buf, buf + len, q, NULL, w, &err);
     return err;
 }

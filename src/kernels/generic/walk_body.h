@@ -73,8 +73,9 @@ JJ_WALK_INLINE void jj_on_close(const int kind, jj_walk_sink *s, uint32_t frame)
 /* The string (a value or a key) whose opening quote is at q: the position after it, or
  * the error position with *err set. */
 JJ_WALK_INLINE const uint8_t *jj_on_string(const int kind, jj_walk_sink *s, jj_parser *p, const uint8_t *buf,
-                                           const uint8_t *end, const uint8_t *q, jj_error *err) {
-    if (kind == JJ_WALK_TAPE) return jj_string(p, buf, end, q, s->tape + s->t, err);
+                                           const uint8_t *end, const uint8_t *q, const uint32_t *next,
+                                           jj_error *err) {
+    if (kind == JJ_WALK_TAPE) return jj_string(p, buf, end, q, next, s->tape + s->t, err);
     if (kind == JJ_WALK_VALID) return jj_check_string(end, q, err);
     return q; /* stage 1 checked it; the walk does not look at the position */
 }
@@ -163,7 +164,7 @@ value:
         }
         goto value;
     case '"': {
-        const uint8_t *after = jj_on_string(kind, s, p, buf, end, buf + pos, &err);
+        const uint8_t *after = jj_on_string(kind, s, p, buf, end, buf + pos, ip != iend ? ip : NULL, &err);
         if (err) {
             pos = (size_t)(after - buf);
             goto fail;
@@ -222,7 +223,7 @@ object_key:
         goto fail_at_entry;
     }
     if (!skip_strings) {
-        const uint8_t *after = jj_on_string(kind, s, p, buf, end, buf + pos, &err);
+        const uint8_t *after = jj_on_string(kind, s, p, buf, end, buf + pos, ip != iend ? ip : NULL, &err);
         if (err) {
             pos = (size_t)(after - buf);
             goto fail;

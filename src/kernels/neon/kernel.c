@@ -64,6 +64,14 @@ static inline uint32_t jj_scan_step(const uint8_t *p, jj_str_scan *info) {
     return bits;
 }
 
+/* Bit i set when p[i] is '\\', a control byte or >= 0x80 (jj_plain_ascii). */
+static inline uint32_t jj_unsafe_step(const uint8_t *p) {
+    uint8x16_t v = vld1q_u8(p);
+    uint8x16_t unsafe = vorrq_u8(vorrq_u8(vceqq_u8(v, vdupq_n_u8('\\')), vcltq_u8(v, vdupq_n_u8(0x20))),
+                                 vcgeq_u8(v, vdupq_n_u8(0x80)));
+    return (uint32_t)jj_bits16(unsafe);
+}
+
 /* vector operations for utf8_body.h */
 typedef uint8x16_t jj_vec;
 #define JJ_VEC_BYTES 16

@@ -48,6 +48,14 @@ static inline uint32_t jj_scan_step(const uint8_t *p, jj_str_scan *info) {
     return 0;
 }
 
+/* Bit i set when p[i] is '\\', a control byte or >= 0x80 (jj_plain_ascii). */
+static inline uint32_t jj_unsafe_step(const uint8_t *p) {
+    uint32_t bits = 0;
+    for (uint32_t i = 0; i < JJ_SCAN_STEP; i++)
+        bits |= (uint32_t)(p[i] == '\\' || p[i] < 0x20 || p[i] >= 0x80) << i;
+    return bits;
+}
+
 /* One byte per step, no branch: store it, advance when it is kept. */
 static inline uint8_t *jj_compact64(const uint8_t *block, uint64_t keep, uint8_t *out) {
     for (int i = 0; i < 64; i++) {

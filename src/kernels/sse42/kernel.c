@@ -62,6 +62,14 @@ static inline uint32_t jj_scan_step(const uint8_t *p, jj_str_scan *info) {
     return hits;
 }
 
+/* Bit i set when p[i] is '\\', a control byte or >= 0x80 (jj_plain_ascii). */
+static inline uint32_t jj_unsafe_step(const uint8_t *p) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    __m128i backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'));
+    __m128i control = _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(0x1f)), _mm_set1_epi8(0x1f));
+    return (uint32_t)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(backslash, control), v));
+}
+
 /* vector operations for utf8_body.h */
 typedef __m128i jj_vec;
 #define JJ_VEC_BYTES 16
