@@ -300,17 +300,9 @@ static int jj_many_index_lazy(jj_parser *p, const jj_kernels *k, const uint8_t *
     return 1;
 }
 
-/* many_internal.h: stage 2 over one document's index entries. */
-jj_error jj_many_stage2(jj_parser *p, int lazy, size_t first, size_t count, const uint8_t *buf,
-                        size_t doc_start, size_t region_end) {
-    const jj_kernels *k = jj_kernels_active();
-    jj_tape_own(p);
-    if (!jj_buffer_reserve((void **)&p->tape, &p->tape_cap, 2 * count + 2, sizeof *p->tape) ||
-        /* the lazy walk keeps two words per open container */
-        !jj_buffer_reserve((void **)&p->stack, &p->stack_cap, lazy ? 2 * count + 2 : count + 1, sizeof *p->stack) ||
-        (!lazy && !jj_buffer_reserve((void **)&p->strings, &p->strings_cap,
-                                     region_end - doc_start + JJ_STRING_SLACK, 1)))
-        return JJ_ERR_NOMEM;
+/* Stage 2 over index entries [first, first + count), the buffers already reserved. */
+static jj_error jj_many_stage2_reserved(jj_parser *p, const jj_kernels *k, int lazy, size_t first, size_t count,
+                                        const uint8_t *buf, size_t region_end) {
     uint32_t *whole = p->index;
     size_t whole_len = p->index_len;
     p->index += first;
@@ -319,6 +311,19 @@ jj_error jj_many_stage2(jj_parser *p, int lazy, size_t first, size_t count, cons
     p->index = whole;
     p->index_len = whole_len;
     return err;
+}
+
+/* many_internal.h: stage 2 over one document's index entries. */
+jj_error jj_many_stage2(jj_parser *p, int lazy, size_t first, size_t count, const uint8_t *buf,
+                        size_t doc_start, size_t region_end) {
+    jj_tape_own(p);
+    if (!jj_buffer_reserve((void **)&p->tape, &p->tape_cap, 2 * count + 2, sizeof *p->tape) ||
+        /* the lazy walk keeps two words per open container */
+        !jj_buffer_reserve((void **)&p->stack, &p->stack_cap, lazy ? 2 * count + 2 : count + 1, sizeof *p->stack) ||
+        (!lazy && !jj_buffer_reserve((void **)&p->strings, &p->strings_cap,
+                                     region_end - doc_start + JJ_STRING_SLACK, 1)))
+        return JJ_ERR_NOMEM;
+    return jj_many_stage2_reserved(p, jj_kernels_active(), lazy, first, count, buf, region_end);
 }
 
 /* many_internal.h */
@@ -432,7 +437,7 @@ static jj_error jj_many_walk(jj_many *m, int lazy, size_t first, size_t *used) {
                                            region_end - doc_start + JJ_STRING_SLACK, 1)))
         return JJ_ERR_NOMEM;
     p->walk_stops = 1;
-    jj_error err = jj_many_stage2(p, lazy, first, span, m->buf, doc_start, region_end);
+    jj_error err = jj_many_stage2_reserved(p, jj_kernels_active(), lazy, first, span, m->buf, region_end);
     p->walk_stops = 0;
     *used = p->walk_used;
     return err;
