@@ -333,9 +333,7 @@ static PyObject *jt_dataclass(jj_tpath *e, const jj_tnode *n, PyObject **vals) {
     for (Py_ssize_t i = 0; !generic && i < n->nfields; i++) {
         if (!vals[i] && n->fields[i].required) return jt_missing(e, &n->fields[i]), NULL;
     }
-    PyObject *empty = PyTuple_New(0);
-    PyObject *obj = empty ? cls->tp_new(cls, empty, NULL) : NULL;
-    Py_XDECREF(empty);
+    PyObject *obj = cls->tp_new(cls, n->no_args, NULL);
     if (!obj) return NULL;
     int direct = n->slots_version && cls->tp_version_tag == n->slots_version;
     for (Py_ssize_t i = 0; i < n->nfields; i++) {
