@@ -70,8 +70,11 @@ def check(cls, pairs, escape_at=None):
     if want is None:
         with pytest.raises(jetjson.ValidationError):
             jetjson.loads(doc, type=cls)
-        with pytest.raises(msgspec.ValidationError):
-            msgspec.json.decode(doc, type=cls)
+        # msgspec 0.23.0 was seen to take the key "" for the required field `a_______é`
+        # (and so to miss no field): for documents with that key expected() is the oracle
+        if all(k != "" for k, _ in pairs):
+            with pytest.raises(msgspec.ValidationError):
+                msgspec.json.decode(doc, type=cls)
         return
     got = jetjson.Decoder(cls).decode(doc)
     assert got == want, doc

@@ -98,6 +98,7 @@ struct jj_tnode {
     jj_tnode **items;       /* fixed tuple / NamedTuple items */
     Py_ssize_t nitems, nrequired;
     PyObject *cls;          /* dataclass or NamedTuple class */
+    PyObject *no_args;      /* dataclass: the () its tp_new is called with, made once */
     jj_tfield *fields;
     Py_ssize_t nfields;
     uint64_t key_lengths;   /* bit k: a field name of k bytes (bit 63: 63 or more) */

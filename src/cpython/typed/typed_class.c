@@ -285,6 +285,7 @@ static void jt_key_table(jj_tnode *n) {
 static int jt_class_fields(jj_tcompiler *c, jj_tnode *n, PyObject *cls, int kind) {
     n->cls = Py_NewRef(cls);
     n->compiled = 0;
+    if (!n->no_args && !(n->no_args = PyTuple_New(0))) return -1;
     int rc;
     if (kind == JT_NAMEDTUPLE) {
         n->array_kind = JT_NAMEDTUPLE;

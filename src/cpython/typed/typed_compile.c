@@ -94,6 +94,7 @@ static void jt_node_free(jj_tnode *n) {
     Py_XDECREF(n->str_map);
     Py_XDECREF(n->int_map);
     Py_XDECREF(n->cls);
+    Py_XDECREF(n->no_args);
     for (Py_ssize_t i = 0; i < n->nfields; i++) {
         Py_XDECREF(n->fields[i].name);
         Py_XDECREF(n->fields[i].key);

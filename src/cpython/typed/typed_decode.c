@@ -323,23 +323,28 @@ static int jt_missing(jj_tpath *e, const jj_tfield *f) {
 /* A dataclass from its decoded field values (stolen, NULL where absent), set as the
  * generated __init__ sets them, in field order, then __post_init__. */
 static PyObject *jt_dataclass(jj_tpath *e, const jj_tnode *n, PyObject **vals) {
-    for (Py_ssize_t i = 0; i < n->nfields; i++) {
-        if (!vals[i] && n->fields[i].required) return jt_missing(e, &n->fields[i]), NULL;
-    }
     PyTypeObject *cls = (PyTypeObject *)n->cls;
-    PyObject *empty = PyTuple_New(0);
-    PyObject *obj = empty ? cls->tp_new(cls, empty, NULL) : NULL;
-    Py_XDECREF(empty);
-    if (!obj) return NULL;
-    int direct = n->slots_version && cls->tp_version_tag == n->slots_version;
     /* frozen: object.__setattr__, as the generated __init__ does; else self.name = v,
      * straight to the generic setter when the class has no __setattr__ of its own */
     int generic = n->frozen || cls->tp_setattro == PyObject_GenericSetAttr;
+    /* a class's own __setattr__ sees no field before all required ones are known to be
+     * there; the generic setter has no effect but the instance's, so for it a missing
+     * field is found in the loop that sets them, on the branch an absent value takes */
+    for (Py_ssize_t i = 0; !generic && i < n->nfields; i++) {
+        if (!vals[i] && n->fields[i].required) return jt_missing(e, &n->fields[i]), NULL;
+    }
+    PyObject *obj = cls->tp_new(cls, n->no_args, NULL);
+    if (!obj) return NULL;
+    int direct = n->slots_version && cls->tp_version_tag == n->slots_version;
     for (Py_ssize_t i = 0; i < n->nfields; i++) {
         const jj_tfield *f = &n->fields[i];
         PyObject *v = vals[i];
         vals[i] = NULL;
         if (!v) {
+            if (f->required) {
+                jt_missing(e, f);
+                goto fail;
+            }
             if (f->factory) {
                 if (!(v = PyObject_CallNoArgs(f->factory))) goto fail;
             } else if (f->dflt && (f->init || n->slots)) {
