@@ -26,29 +26,6 @@ static inline void jj_lazy_string(const uint8_t *buf, uint32_t e, size_t next, u
     w[1] = (uint64_t)(c - q - 1);
 }
 
-/* The length of the number token at t when the next index entry (at stop, or the end)
- * closes it, less whitespace, and it is -?(0|[1-9][0-9]*)(\.[0-9]+)? in under 32 bytes:
- * one digit mask checks it instead of jj_number_end's walk (numbers in records are
- * mostly so). 0 for jj_number_end to judge: whatever this takes, that takes the same. */
-static inline size_t jj_lazy_plain_number(const uint8_t *t, const uint8_t *stop, const uint8_t *end) {
-    if (end - t < 40) return 0; /* the mask reads up to 32 bytes after the sign */
-    if (stop > end) stop = end;
-    const uint8_t *c = stop;
-    while (jj_lazy_is_space(c[-1])) c--; /* stops at t + 1: t holds '-' or a digit */
-    if (!jj_token_ends_at(c, end)) return 0;
-    size_t len = (size_t)(c - t);
-    int neg = *t == '-';
-    unsigned n = (unsigned)len - (unsigned)neg;
-    if (len > 31 || n == 0) return 0;
-    uint32_t mask = jj_token_digit_mask(t + neg, n);
-    unsigned int_len = (unsigned)__builtin_ctz(~mask | (UINT32_C(1) << n));
-    if (int_len == 0 || (int_len > 1 && t[neg] == '0')) return 0;
-    if (int_len == n) return len;
-    if (t[neg + int_len] != '.' || int_len + 1 == n) return 0;
-    uint32_t frac_bits = ((UINT32_C(1) << n) - 1) & ~((UINT32_C(2) << int_len) - 1);
-    return (mask & frac_bits) == frac_bits ? len : 0;
-}
-
 /* The stack holds two words per open container: its tape index, and the element count
  * of the container around it. The open container's own count lives in a register, with
  * JJ_LAZY_IN_OBJECT set for an object (counts stay below 2^31: each element takes an
@@ -86,6 +63,9 @@ static jj_error jj_stage2_lazy(jj_parser *p, const uint8_t *buf, size_t len) {
 
 value: {
     size_t pos = *ip++ & JJ_LAZY_POS;
+    /* strings and numbers first, by plain branches: the table's indirect jump costs more */
+    if (buf[pos] == '"') goto string;
+    if ((uint8_t)(buf[pos] - '0') < 10) goto number;
     switch (jj_lazy_value_class[buf[pos]]) {
     case JJ_LV_OBJECT:
     case JJ_LV_ARRAY: {
@@ -107,6 +87,7 @@ value: {
         goto value;
     }
     case JJ_LV_STRING:
+    string:
         jj_lazy_string(buf, ip[-1], *ip & JJ_LAZY_POS, tw);
         tw += 2;
         goto after_value;
@@ -143,16 +124,13 @@ value: {
             goto after_value;
         }
         /* fall through */
-    case JJ_LV_NUMBER: {
-        size_t n = jj_lazy_plain_number(buf + pos, buf + (*ip & JJ_LAZY_POS), end);
-        if (!n) {
-            size_t digits = 0;
-            const uint8_t *after = jj_number_end(buf + pos, end, &digits);
-            if (!after || !jj_token_ends_at(after, end)) goto fail;
-            n = (size_t)(after - (buf + pos));
-        }
+    case JJ_LV_NUMBER:
+    number: {
+        size_t digits = 0;
+        const uint8_t *after = jj_number_end(buf + pos, end, &digits);
+        if (!after || !jj_token_ends_at(after, end)) goto fail;
         tw[0] = JJ_WORD(JJ_RAW_NUMBER, pos);
-        tw[1] = (uint64_t)n;
+        tw[1] = (uint64_t)(after - (buf + pos));
         tw += 2;
         goto after_value;
     }
