@@ -66,6 +66,7 @@ value: {
     /* strings and numbers first, by plain branches: the table's indirect jump costs more */
     if (buf[pos] == '"') goto string;
     if ((uint8_t)(buf[pos] - '0') < 10) goto number;
+    if (buf[pos] == '-') goto minus;
     switch (jj_lazy_value_class[buf[pos]]) {
     case JJ_LV_OBJECT:
     case JJ_LV_ARRAY: {
@@ -116,6 +117,7 @@ value: {
         tw += 2;
         goto after_value;
     case JJ_LV_MINUS:
+    minus:
         if (pos + 1 < len && buf[pos + 1] == 'I') {
             if (!jj_word_at(buf + pos, end, "-Infinity", 9)) goto fail;
             tw[0] = JJ_WORD(JJ_DOUBLE, 0);
