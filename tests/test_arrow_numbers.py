@@ -228,3 +228,24 @@ def test_number_tokens_judged_like_json(texts, first, last_newline):
     else:
         got = ours(data)
         assert isinstance(got, Exception), f"json refuses one of {recs!r}, loads_arrow gave {got}"
+
+
+@pytest.mark.parametrize("word", [
+    "NaN", "Infinity", "-Infinity", "-Inf", "-I", "-", "--1", "-x", "-0", "-0.5", "-.5", "-01",
+    "true", "tru", "truex", "false", "fals", "null", "nul", "-nan", "-true", "+1", ".5",
+])
+@pytest.mark.parametrize("first", [True, False])
+def test_words_and_signs_judged_like_json(word, first):
+    """Values whose first byte takes the lazy walk's plain branches (a digit, '-', a
+    quote) or its table (the words), at either end of a record: json's verdict and value."""
+    pad = '"pad":"%s"' % ("p" * 40)
+    rec = ("{%s:%s,%s}" if first else "{%s,%s:%s}") % (('"n"', word, pad) if first else (pad, '"n"', word))
+    got = ours(rec.encode())
+    if not accepted_by_json(rec):
+        assert isinstance(got, Exception), f"json refuses {rec!r}, loads_arrow gave {got}"
+        return
+    assert not isinstance(got, Exception), f"loads_arrow raised {got!r} on {rec!r}"
+    want = json.loads(rec)["n"]
+    if isinstance(want, float) or pa.types.is_floating(got.schema.field("n").type):
+        want = float(word)
+    assert exact(got.column("n")) == [want.hex() if isinstance(want, float) else want]
