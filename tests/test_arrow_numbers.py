@@ -5,6 +5,7 @@ digit strings of 15 to 25 digits, the edges of the builder's inline number path
 (jetjson_number.h). Doubles are compared bit for bit (float.hex), not by ==."""
 
 import io
+import json
 import math
 import struct
 
@@ -179,3 +180,72 @@ def test_negative_zero_across_windows_and_threads():
     exp = exact(pyarrow_table(data).column("a"))
     for threads in (1, 2):
         assert exact(pa.table(jetjson.loads_arrow(data, threads=threads)).column("a")) == exp
+
+
+# ---- number tokens, well formed or not, as the lazy stage 2 checks them ----
+
+@st.composite
+def number_like(draw):
+    """Texts near the number grammar: signs, leading zeros, dots, exponents, up to 34
+    bytes, now and then with whitespace after them."""
+    text = draw(st.one_of(
+        st.text("-0123456789.eE+", min_size=1, max_size=34),
+        decimal_texts(),
+        st.integers(0, 10**33).map(str),
+        st.tuples(st.integers(0, 10**20), st.integers(0, 10**14)).map(lambda t: "%d.%d" % t),
+    ))
+    return text + draw(st.sampled_from(["", "", " ", "\t ", "\r\n "]))
+
+
+def accepted_by_json(line):
+    try:
+        json.loads(line)
+        return True
+    except ValueError:
+        return False
+
+
+@hyp_settings(400)
+@given(st.lists(number_like(), min_size=1, max_size=8), st.booleans(), st.booleans())
+def test_number_tokens_judged_like_json(texts, first, last_newline):
+    """The lazy stage 2 checks a raw number's grammar (the builder converts it later):
+    a record json refuses makes loads_arrow refuse; accepted ones give json's values.
+    Each token is followed by 40 bytes or more (the field after it, or the next record),
+    as the number readers read ahead when they have room."""
+    pad = '"pad":"%s"' % ("p" * 40)
+    recs = [("{%s:%s,%s}" if first else "{%s,%s:%s}") % (('"n"', t, pad) if first else (pad, '"n"', t))
+            for t in texts]
+    data = ("\n".join(recs) + ("\n" if last_newline else "")).encode()
+    if all(accepted_by_json(r) for r in recs):
+        got = ours(data)
+        if isinstance(got, Exception):  # past int64, or a double's range: pyarrow refuses too
+            assert isinstance(pyarrow_table(data), Exception), f"loads_arrow raised {got!r}"
+            return
+        want = [json.loads(r)["n"] for r in recs]
+        if pa.types.is_floating(got.schema.field("n").type):
+            want = [float(t) for t in texts]  # from the text: "-0" in a double column is -0.0
+        assert exact(got.column("n")) == [v.hex() if isinstance(v, float) else v for v in want]
+    else:
+        got = ours(data)
+        assert isinstance(got, Exception), f"json refuses one of {recs!r}, loads_arrow gave {got}"
+
+
+@pytest.mark.parametrize("word", [
+    "NaN", "Infinity", "-Infinity", "-Inf", "-I", "-", "--1", "-x", "-0", "-0.5", "-.5", "-01",
+    "true", "tru", "truex", "false", "fals", "null", "nul", "-nan", "-true", "+1", ".5",
+])
+@pytest.mark.parametrize("first", [True, False])
+def test_words_and_signs_judged_like_json(word, first):
+    """Values whose first byte takes the lazy walk's plain branches (a digit, '-', a
+    quote) or its table (the words), at either end of a record: json's verdict and value."""
+    pad = '"pad":"%s"' % ("p" * 40)
+    rec = ("{%s:%s,%s}" if first else "{%s,%s:%s}") % (('"n"', word, pad) if first else (pad, '"n"', word))
+    got = ours(rec.encode())
+    if not accepted_by_json(rec):
+        assert isinstance(got, Exception), f"json refuses {rec!r}, loads_arrow gave {got}"
+        return
+    assert not isinstance(got, Exception), f"loads_arrow raised {got!r} on {rec!r}"
+    want = json.loads(rec)["n"]
+    if isinstance(want, float) or pa.types.is_floating(got.schema.field("n").type):
+        want = float(word)
+    assert exact(got.column("n")) == [want.hex() if isinstance(want, float) else want]

@@ -505,20 +505,7 @@ static inline size_t append_plain(ab_walk *w, ab_col *c, size_t v, jj_arrow_stat
         w0 = w->tape[v];
         type = jj_tape_type(w0);
     }
-    switch (type) {
-    case JJ_INT64: {
-        if (w0 & JJ_INT_MINUS_ZERO) return 0; /* append_value keeps its sign */
-        int64_t i;
-        memcpy(&i, &w->tape[v + 1], 8);
-        if (c->kind == AB_INT) return *s = col_push8(c, &i), v + 2;
-        if (c->kind != AB_DOUBLE) return 0;
-        double d = (double)i;
-        return *s = col_push8(c, &d), v + 2;
-    }
-    case JJ_DOUBLE:
-        if (c->kind != AB_DOUBLE) return 0;
-        return *s = col_push8(c, &w->tape[v + 1]), v + 2;
-    case JJ_STRING: {
+    if (type == JJ_STRING) { /* the commonest, by a plain branch before the switch */
         if (c->kind != AB_STRING || (jj_tape_str_flags(w0) & (JJ_STR_RAW | JJ_STR_ESCAPED)) != JJ_STR_RAW) return 0;
         size_t n = jj_tape_str_bytes(w->tape[v + 1]);
         if (n > c->data.cap - c->data.len || c->offsets.cap - c->offsets.len < 4 || c->data.len + n > INT32_MAX)
@@ -535,6 +522,19 @@ static inline size_t append_plain(ab_walk *w, ab_col *c, size_t v, jj_arrow_stat
         c->offsets.len += 4;
         return *s = col_mark_valid(c), v + 2;
     }
+    switch (type) {
+    case JJ_INT64: {
+        if (w0 & JJ_INT_MINUS_ZERO) return 0; /* append_value keeps its sign */
+        int64_t i;
+        memcpy(&i, &w->tape[v + 1], 8);
+        if (c->kind == AB_INT) return *s = col_push8(c, &i), v + 2;
+        if (c->kind != AB_DOUBLE) return 0;
+        double d = (double)i;
+        return *s = col_push8(c, &d), v + 2;
+    }
+    case JJ_DOUBLE:
+        if (c->kind != AB_DOUBLE) return 0;
+        return *s = col_push8(c, &w->tape[v + 1]), v + 2;
     case JJ_TRUE:
     case JJ_FALSE:
         if (c->kind != AB_BOOL) return 0;
