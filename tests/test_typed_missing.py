@@ -6,6 +6,7 @@ as the class's own constructor never calls it then."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import sys
@@ -29,34 +30,18 @@ class Inner:
     y: Optional[str] = None
 
 
-@dataclass(kw_only=True)
-class Mixed:
-    a: str = "da"
-    b: int
-    c: List[int] = field(default_factory=list)
-    d: str
-    e: Optional[Inner] = None
-    f: Inner
+def mixed(name, **how):
+    """A dataclass of required fields among defaulted ones (keyword-only, so that they may
+    mix), made the way `how` says (slots, frozen)."""
+    return dataclasses.make_dataclass(name, [
+        ("a", str, field(default="da")), ("b", int), ("c", List[int], field(default_factory=list)),
+        ("d", str), ("e", Optional[Inner], field(default=None)), ("f", Inner),
+    ], kw_only=True, **how)
 
 
-@dataclass(kw_only=True, slots=True)
-class MixedSlots:
-    a: str = "da"
-    b: int
-    c: List[int] = field(default_factory=list)
-    d: str
-    e: Optional[Inner] = None
-    f: Inner
-
-
-@dataclass(kw_only=True, frozen=True)
-class MixedFrozen:
-    a: str = "da"
-    b: int
-    c: List[int] = field(default_factory=list)
-    d: str
-    e: Optional[Inner] = None
-    f: Inner
+Mixed = mixed("Mixed")
+MixedSlots = mixed("MixedSlots", slots=True)
+MixedFrozen = mixed("MixedFrozen", frozen=True)
 
 
 VALUES = {"a": SHARED, "b": 7, "c": [1, 2], "d": SHARED, "e": {"x": 1, "y": SHARED}, "f": {"x": 2}}
