@@ -377,7 +377,9 @@ def test_no_leak():
         except TypeError:
             pass
 
-    assert traced_growth(run, 200) < 64 * 1024
+    # the smaller of two measures: a first one can catch caches filling (pyarrow's, the
+    # interpreter's) in a long test run; a leak grows in both
+    assert min(traced_growth(run, 200) for _ in range(2)) < 64 * 1024
     assert (sys.getrefcount(data), sys.getrefcount(schema)) == before
     f = io.BytesIO(data)
     refs = sys.getrefcount(f)
