@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "typed.h"
+#include "jetjson_number.h"
 
 typedef struct jt_ctx {
     jj_state *st;
@@ -63,18 +64,10 @@ static inline uint64_t jt_load8(const uint8_t *s) {
 }
 
 /* The value of the 8 ASCII digits at s (s[0] the most significant), or -1 when one of
- * them is not a digit. Pairs, then quads, then the two halves are combined in place. */
+ * them is not a digit: the engine's word-at-a-time digit helpers. */
 static inline long long jt_eight_digits(const uint8_t *s) {
-    uint64_t x = jt_load8(s);
-    uint64_t low = x - UINT64_C(0x3030303030303030);
-    /* every byte 0x30..0x39: the high nibbles are 3, and adding 6 keeps them so */
-    if (((x & UINT64_C(0xF0F0F0F0F0F0F0F0)) | ((x + UINT64_C(0x0606060606060606)) & UINT64_C(0xF0F0F0F0F0F0F0F0)) >> 4) !=
-        UINT64_C(0x3333333333333333))
-        return -1;
-    low = (low * 10 + (low >> 8)) & UINT64_C(0x00FF00FF00FF00FF);
-    low = (low * 100 + (low >> 16)) & UINT64_C(0x0000FFFF0000FFFF);
-    low = (low * 10000 + (low >> 32)) & UINT64_C(0xFFFFFFFF);
-    return (long long)low;
+    uint64_t x = jj_fast_load64(s);
+    return jj_fast_non_digits(x, 8) ? -1 : (long long)jj_fast_digits_value(x, 8);
 }
 
 /* A raw number's text that is an integer of at most 18 digits (an int64 whatever they
