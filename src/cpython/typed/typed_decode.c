@@ -468,10 +468,10 @@ static PyObject *jt_record_in_order(jt_ctx *c, const jj_tnode *n, size_t t, Py_s
             }
             if (f->factory) {
                 if (!(v = PyObject_CallNoArgs(f->factory))) goto fail;
-            } else if (f->dflt && f->init) {
+            } else if (f->dflt && (f->init || n->slots)) {
                 v = Py_NewRef(f->dflt);
             } else {
-                continue; /* init=False without a factory: __init__ leaves it unset too */
+                continue; /* init=False without a default: __init__ leaves it unset too */
             }
         }
         if (jt_set_generic(obj, f, v) < 0) goto fail;
