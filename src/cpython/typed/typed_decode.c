@@ -488,11 +488,11 @@ fail:
 }
 
 static PyObject *jt_record(jt_ctx *c, const jj_tnode *n, size_t t, Py_ssize_t pairs) {
-    if (n->object_kind == JT_DATACLASS && n->nfields && !n->slots_version) {
-        PyTypeObject *cls = (PyTypeObject *)n->cls;
-        if (cls->tp_new == PyBaseObject_Type.tp_new && (n->frozen || cls->tp_setattro == PyObject_GenericSetAttr))
-            return jt_record_in_order(c, n, t, pairs);
-    }
+    /* the class unchanged since it was found fit, or found fit again (the node refreshed
+     * in place: plans are used under the GIL) */
+    if (n->in_order_version && (((PyTypeObject *)n->cls)->tp_version_tag == n->in_order_version ||
+                                jj_tclass_in_order((jj_tnode *)n)))
+        return jt_record_in_order(c, n, t, pairs);
     PyObject *local[JT_FIELDS_ON_STACK];
     PyObject **vals = local;
     Py_ssize_t count = n->nfields;
