@@ -450,7 +450,9 @@ static PyObject *jt_record_in_order(jt_ctx *c, const jj_tnode *n, size_t t, Py_s
                 PyErr_NoMemory();
                 goto fail;
             }
-            memset(vals, 0, (size_t)count * sizeof *vals);
+            /* (a fixed 8 slots are cleared by inline stores, no call) */
+            if (count <= 8) memset(vals, 0, 8 * sizeof *vals);
+            else memset(vals, 0, (size_t)count * sizeof *vals);
         }
         Py_XSETREF(vals[f], v);
     }
