@@ -199,8 +199,9 @@ int jj_tpath_from_exception(jj_tpath *e);
 struct jj_tpath;
 PyObject *jj_typed_record(struct jj_tpath *e, const jj_tnode *n, PyObject **vals);
 /* A node with in_order_version set: whether its class still makes and sets instances as
- * the in-order walk needs (typed_class.c; the tag kept is refreshed when it holds). */
-int jj_tclass_in_order(jj_tnode *n);
+ * the in-order walk needs (typed_class.c); with remember, the tag kept is refreshed
+ * when it holds (only where plans are used under one lock: the GIL). */
+int jj_tclass_in_order(jj_tnode *n, int remember);
 PyObject *jj_typed_length_error(struct jj_tpath *e, const jj_tnode *n);
 
 /* typed_generic.c: the scope (a new dict TypeVar -> type) of the generic class cls

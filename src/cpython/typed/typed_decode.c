@@ -395,6 +395,12 @@ PyObject *jj_typed_record(jj_tpath *e, const jj_tnode *n, PyObject **vals) {
 
 #define JT_FIELDS_ON_STACK 32
 
+#ifdef Py_GIL_DISABLED
+#define JT_PLANS_UNDER_GIL 0
+#else
+#define JT_PLANS_UNDER_GIL 1
+#endif
+
 /* Sets one field the way jt_dataclass does for the generic setter; steals v. */
 static inline int jt_set_generic(PyObject *obj, const jj_tfield *f, PyObject *v) {
     int rc = PyObject_GenericSetAttr(obj, f->name, v);
@@ -491,9 +497,9 @@ fail:
 
 static PyObject *jt_record(jt_ctx *c, const jj_tnode *n, size_t t, Py_ssize_t pairs) {
     /* the class unchanged since it was found fit, or found fit again (the node refreshed
-     * in place: plans are used under the GIL) */
+     * in place where the GIL serializes its users) */
     if (n->in_order_version && (((PyTypeObject *)n->cls)->tp_version_tag == n->in_order_version ||
-                                jj_tclass_in_order((jj_tnode *)n)))
+                                jj_tclass_in_order((jj_tnode *)n, JT_PLANS_UNDER_GIL)))
         return jt_record_in_order(c, n, t, pairs);
     PyObject *local[JT_FIELDS_ON_STACK];
     PyObject **vals = local;
