@@ -110,6 +110,10 @@ struct jj_tnode {
     int post_init;          /* dataclass: has __post_init__ */
     int slots;              /* dataclass: defines __slots__ (init=False defaults are set) */
     unsigned slots_version; /* dataclass: cls's tp_version_tag when slot_offset was read (0: none) */
+    /* dataclass without slot fields: cls's tp_version_tag when its instances were last
+     * found to be made by object.__new__ and set by the generic setter, so that its
+     * records take the in-order walk (jt_record_in_order); 0 for other nodes */
+    unsigned in_order_version;
     int compiled;           /* a class node: fields filled in */
     /* constraints: JT_C_* bits, then the bounds (ints inclusive; floats gt, ge, lt,
      * le, multiple_of; lengths min, max of strings, arrays, objects) */
@@ -194,6 +198,10 @@ int jj_tpath_from_exception(jj_tpath *e);
  * an array of the wrong length for a fixed tuple or NamedTuple (returns NULL). */
 struct jj_tpath;
 PyObject *jj_typed_record(struct jj_tpath *e, const jj_tnode *n, PyObject **vals);
+/* A node with in_order_version set: whether its class still makes and sets instances as
+ * the in-order walk needs (typed_class.c); with remember, the tag kept is refreshed
+ * when it holds (only where plans are used under one lock: the GIL). */
+int jj_tclass_in_order(jj_tnode *n, int remember);
 PyObject *jj_typed_length_error(struct jj_tpath *e, const jj_tnode *n);
 
 /* typed_generic.c: the scope (a new dict TypeVar -> type) of the generic class cls

@@ -69,6 +69,17 @@ static void jt_slot_offsets(jj_tnode *n) {
     n->slots_version = any ? cls->tp_version_tag : 0;
 }
 
+/* Whether n's class is one whose records may take the in-order walk now: made by
+ * object.__new__ and set through the generic setter (itself, or object.__setattr__
+ * when frozen), no field in a slot. */
+int jj_tclass_in_order(jj_tnode *n, int remember) {
+    PyTypeObject *cls = (PyTypeObject *)n->cls;
+    int holds = n->object_kind == JT_DATACLASS && n->nfields && !n->slots_version &&
+                cls->tp_new == PyBaseObject_Type.tp_new && (n->frozen || cls->tp_setattro == PyObject_GenericSetAttr);
+    if (holds && remember && cls->tp_version_tag) n->in_order_version = cls->tp_version_tag;
+    return holds;
+}
+
 static int jt_dataclass_fields(jj_tcompiler *c, jj_tnode *n, PyObject *cls) {
     int rc = -1;
     PyObject *hints = jt_hints(c, cls);
@@ -117,6 +128,7 @@ static int jt_dataclass_fields(jj_tcompiler *c, jj_tnode *n, PyObject *cls) {
         if (!f->type || !init) goto done;
     }
     jt_slot_offsets(n);
+    if (!n->slots_version && n->nfields) jj_tclass_in_order(n, 1);
     rc = 0;
 done:
     Py_XDECREF(hints);

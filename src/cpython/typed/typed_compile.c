@@ -5,7 +5,9 @@
 
 #include "typed_compiler.h"
 
-#define JT_PLAN_CAPSULE "jetjson.typed_plan"
+/* Plans live in unnamed capsules that never leave the module (the cache, Decoder,
+ * typed streams): a named one would cost a strcmp on every call's lookup. */
+#define JT_PLAN_CAPSULE NULL
 
 /* ---- the objects compared against, fetched on first use (per interpreter) ---- */
 

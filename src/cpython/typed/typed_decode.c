@@ -263,7 +263,14 @@ static inline int jt_same_bytes(const uint8_t *a, const uint8_t *b, size_t len) 
 /* The field named by the key at tape[t]: the one slot of the node's key table, or,
  * without a table (or for a key not in the input as is), searched from the one after
  * the last match (keys mostly come in field order); -1 when none, -2 on an error. */
-static Py_ssize_t jt_field_at(jt_ctx *c, const jj_tnode *n, size_t t, Py_ssize_t *cursor) {
+#if defined(__GNUC__) || defined(__clang__)
+#define JT_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define JT_ALWAYS_INLINE inline
+#endif
+
+/* (inlined in both record walks: a call per key costs more than the copy) */
+static JT_ALWAYS_INLINE Py_ssize_t jt_field_at(jt_ctx *c, const jj_tnode *n, size_t t, Py_ssize_t *cursor) {
     /* an unescaped raw key is its own UTF-8 in the input, as the field names are kept */
     if ((jj_tape_str_flags(c->tape[t]) & JJ_STR_ESCAPED) && jt_finish(c, t) < 0) return -2;
     size_t len = jj_tape_str_bytes(c->tape[t + 1]);
@@ -313,6 +320,17 @@ static int jt_missing(jj_tpath *e, const jj_tfield *f) {
     return -1;
 }
 
+static PyObject *jt_post_init(jj_tpath *e, PyObject *obj) {
+    PyObject *r = PyObject_CallMethod(obj, "__post_init__", NULL);
+    if (!r) {
+        jj_tpath_from_exception(e);
+        Py_DECREF(obj);
+        return NULL;
+    }
+    Py_DECREF(r);
+    return obj;
+}
+
 /* A dataclass from its decoded field values (stolen, NULL where absent), set as the
  * generated __init__ sets them, in field order, then __post_init__. */
 static PyObject *jt_dataclass(jj_tpath *e, const jj_tnode *n, PyObject **vals) {
@@ -354,15 +372,7 @@ static PyObject *jt_dataclass(jj_tpath *e, const jj_tnode *n, PyObject **vals) {
         Py_DECREF(v);
         if (rc < 0) goto fail;
     }
-    if (n->post_init) {
-        PyObject *r = PyObject_CallMethod(obj, "__post_init__", NULL);
-        if (!r) {
-            jj_tpath_from_exception(e);
-            goto fail;
-        }
-        Py_DECREF(r);
-    }
-    return obj;
+    return n->post_init ? jt_post_init(e, obj) : obj;
 fail:
     Py_DECREF(obj);
     return NULL;
@@ -385,7 +395,112 @@ PyObject *jj_typed_record(jj_tpath *e, const jj_tnode *n, PyObject **vals) {
 
 #define JT_FIELDS_ON_STACK 32
 
+#ifdef Py_GIL_DISABLED
+#define JT_PLANS_UNDER_GIL 0
+#else
+#define JT_PLANS_UNDER_GIL 1
+#endif
+
+/* Sets one field the way jt_dataclass does for the generic setter; steals v. */
+static inline int jt_set_generic(PyObject *obj, const jj_tfield *f, PyObject *v) {
+    int rc = PyObject_GenericSetAttr(obj, f->name, v);
+    Py_DECREF(v);
+    return rc;
+}
+
+/* A dataclass made by object.__new__ whose fields go through the generic setter (no
+ * __slots__ member among them): the same instance as jt_dataclass builds, with the
+ * fields set as their values are decoded while the keys come in field order (no value
+ * is held, no second loop). From the first key out of that order on, the values wait
+ * in vals and the fields not yet set are set after the last key, in field order, with
+ * the defaults; a key met again sets its field again (the last one wins, in place). */
+static PyObject *jt_record_in_order(jt_ctx *c, const jj_tnode *n, size_t t, Py_ssize_t pairs) {
+    PyTypeObject *cls = (PyTypeObject *)n->cls;
+    Py_ssize_t count = n->nfields;
+    PyObject *local[JT_FIELDS_ON_STACK];
+    PyObject **vals = NULL; /* set when a key came out of order */
+    PyObject *obj = cls->tp_new(cls, n->no_args, NULL);
+    if (!obj) return NULL;
+    Py_ssize_t next = 0; /* fields [0, next) are set */
+    Py_ssize_t cursor = 0;
+    for (Py_ssize_t i = 0; i < pairs; i++) {
+        Py_ssize_t f = jt_field_at(c, n, t, &cursor);
+        if (f == -2) goto fail;
+        if (f < 0 && c->err.flags & JJ_TYPED_FORBID_UNKNOWN) {
+            if (jt_finish(c, t) == 0) jj_tpath_unknown(&c->err, jj_tape_key(c->st, c->doc, c->input, t));
+            goto fail;
+        }
+        t += 2;
+        if (f < 0) {
+            t = jj_tape_skip(c->tape, t);
+            continue;
+        }
+        PyObject *v = jt_value(c, n->fields[f].type, &t);
+        if (!v) {
+            jj_tpath_field(&c->err, n->fields[f].key);
+            goto fail;
+        }
+        if (f < next) {
+            if (jt_set_generic(obj, &n->fields[f], v) < 0) goto fail;
+            continue;
+        }
+        if (!vals && f == next) {
+            if (jt_set_generic(obj, &n->fields[f], v) < 0) goto fail;
+            next++;
+            continue;
+        }
+        if (!vals) {
+            vals = count <= JT_FIELDS_ON_STACK ? local : PyMem_Malloc((size_t)count * sizeof *vals);
+            if (!vals) {
+                Py_DECREF(v);
+                PyErr_NoMemory();
+                goto fail;
+            }
+            /* (a fixed 8 slots are cleared by inline stores, no call) */
+            if (count <= 8) memset(vals, 0, 8 * sizeof *vals);
+            else memset(vals, 0, (size_t)count * sizeof *vals);
+        }
+        Py_XSETREF(vals[f], v);
+    }
+    for (Py_ssize_t i = next; i < count; i++) {
+        const jj_tfield *f = &n->fields[i];
+        PyObject *v = NULL;
+        if (vals) {
+            v = vals[i];
+            vals[i] = NULL;
+        }
+        if (!v) {
+            if (f->required) {
+                jt_missing(&c->err, f);
+                goto fail;
+            }
+            if (f->factory) {
+                if (!(v = PyObject_CallNoArgs(f->factory))) goto fail;
+            } else if (f->dflt && (f->init || n->slots)) {
+                v = Py_NewRef(f->dflt);
+            } else {
+                continue; /* init=False without a default: __init__ leaves it unset too */
+            }
+        }
+        if (jt_set_generic(obj, f, v) < 0) goto fail;
+    }
+    if (vals && vals != local) PyMem_Free(vals);
+    return n->post_init ? jt_post_init(&c->err, obj) : obj;
+fail:
+    if (vals) {
+        for (Py_ssize_t i = 0; i < count; i++) Py_XDECREF(vals[i]);
+        if (vals != local) PyMem_Free(vals);
+    }
+    Py_DECREF(obj);
+    return NULL;
+}
+
 static PyObject *jt_record(jt_ctx *c, const jj_tnode *n, size_t t, Py_ssize_t pairs) {
+    /* the class unchanged since it was found fit, or found fit again (the node refreshed
+     * in place where the GIL serializes its users) */
+    if (n->in_order_version && (((PyTypeObject *)n->cls)->tp_version_tag == n->in_order_version ||
+                                jj_tclass_in_order((jj_tnode *)n, JT_PLANS_UNDER_GIL)))
+        return jt_record_in_order(c, n, t, pairs);
     PyObject *local[JT_FIELDS_ON_STACK];
     PyObject **vals = local;
     Py_ssize_t count = n->nfields;
