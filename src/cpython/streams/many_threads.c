@@ -190,13 +190,22 @@ int jj_threads_open(jj_many_iter *it, size_t want) {
         t->plan_at = SIZE_MAX;
         return 0;
     }
+    size_t n = jj_many_window_size(it, it->pos, want); /* the window the caller opens */
     if (!t->off) { /* planning resumes, with windows up to JJ_AHEAD_WINDOW (up to the
                     * iterator's own size after the small first one) */
         size_t ahead = t->batch < JJ_AHEAD_WINDOW ? t->batch : JJ_AHEAD_WINDOW;
-        if (it->batch > ahead || (it->batch < ahead && !t->hits && !t->misses)) it->batch = ahead;
+        int first = it->batch < ahead && !t->hits && !t->misses;
+        if (it->batch > ahead || first) it->batch = ahead;
+        if (first && it->pos + n < it->len && it->buf[it->pos + n - 1] != '\n') {
+            /* a first line longer than half the small window: this thread reads it
+             * (growing its window) before anything is planned, rather than plan
+             * windows from inside it (jj_plan would then give up the small windows) */
+            t->plan_at = SIZE_MAX;
+            return 0;
+        }
     }
     /* the caller opens this window; reading ahead goes on after it */
-    t->plan_at = it->pos + jj_many_window_size(it, it->pos, want);
+    t->plan_at = it->pos + n;
     jj_plan(it, t);
     return 0;
 }
