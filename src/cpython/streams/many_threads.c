@@ -5,7 +5,9 @@
  * A window parsed ahead holds what jj_many_next would give for it, so it is read the way
  * a window opened here is read, by the same code: only where the documents come from
  * changes. The windows ahead are cut as the iterator cuts its own (jj_many_window_size),
- * each starting where the one before ends. When the iterator opens a window elsewhere (a
+ * each starting where the one before ends: after a small first window read here, they
+ * grow to JJ_AHEAD_WINDOW, so that the worker is ahead from the start. Their buffers are
+ * kept for the next stream (jj_window_new), which then faults in no fresh pages. When the iterator opens a window elsewhere (a
  * document cut by a window's end, a document json reads differently from the engine) the
  * windows ahead are dropped and reading ahead starts again after the window it opens; a
  * stream where that keeps happening (documents over several lines) is read on this
