@@ -7,11 +7,11 @@
  * changes. The windows ahead are cut as the iterator cuts its own (jj_many_window_size),
  * each starting where the one before ends: after a small first window read here, they
  * grow to JJ_AHEAD_WINDOW, so that the worker is ahead from the start. Their buffers are
- * kept for the next stream (jj_window_new), which then faults in no fresh pages. When the iterator opens a window elsewhere (a
- * document cut by a window's end, a document json reads differently from the engine) the
- * windows ahead are dropped and reading ahead starts again after the window it opens; a
- * stream where that keeps happening (documents over several lines) is read on this
- * thread alone.
+ * kept for the next stream (jj_window_new), which then faults in no fresh pages. When
+ * the iterator opens a window elsewhere (a document cut by a window's end, a document
+ * json reads differently from the engine) the windows ahead are dropped and reading
+ * ahead starts again after the window it opens; a stream where that keeps happening
+ * (documents over several lines) is read on this thread alone.
  *
  * With fields= (a skimmable plan) the worker skims its window as jj_many_next_fields
  * does here and parses the values found (jj_window_set_fields): this thread only builds
