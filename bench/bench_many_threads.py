@@ -39,31 +39,38 @@ def report(title, size, best, base_name):
 
 def cpu_split(single, threaded, make_input, rounds):
     """CPU seconds (best of rounds): the whole process for `single`, and for `threaded`
-    the process and the calling thread alone, as a list of these three. The calling thread's share bounds what
+    the process and the calling thread alone, as a list of these three; then the minor
+    page faults of a call of each (median). The calling thread's share bounds what
     threads can gain on idle cores (single's CPU over it), whatever the machine's load."""
     import gc
+    import resource
+    import statistics
     import time
 
     best = [float("inf")] * 3
+    faults = ([], [])
     for _ in range(rounds):
         for k, fn in ((0, single), (1, threaded)):
             data = make_input()
             gc.collect()
+            f0 = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
             c0, h0 = time.process_time(), time.thread_time()
             result = fn(data)
             c1, h1 = time.process_time(), time.thread_time()
+            faults[k].append(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - f0)
             del result
             if k == 0:
                 best[0] = min(best[0], c1 - c0)
             else:
                 best[1], best[2] = min(best[1], c1 - c0), min(best[2], h1 - h0)
-    return best
+    return best + [statistics.median(faults[0]), statistics.median(faults[1])]
 
 
 def report_cpu(single, threaded, make_input, rounds):
     best = cpu_split(single, threaded, make_input, rounds)
     print(f"  CPU: threads=None {best[0] * 1e3:.1f} ms; threaded {best[1] * 1e3:.1f} ms, of which the calling "
-          f"thread {best[2] * 1e3:.1f} ms: at most {best[0] / best[2]:.2f}x on idle cores")
+          f"thread {best[2] * 1e3:.1f} ms: at most {best[0] / best[2]:.2f}x on idle cores; "
+          f"page faults a call {best[3]:.0f} / {best[4]:.0f}")
 
 
 def plain(v):

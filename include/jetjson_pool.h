@@ -59,8 +59,9 @@ jj_task_state jj_pool_state(const jj_pool_task *t);
 /* Takes t back when no worker has started it (it then never runs), else waits for it.
  * Afterwards the pool no longer touches t. Returns the state t was left in. */
 jj_task_state jj_pool_cancel(jj_pool_task *t);
-/* Stops the workers once the queue is empty and joins them; frees nothing else (the
- * tasks are their owners'). The pool starts again on the next submission. */
+/* Stops the workers once the queue is empty and joins them, and frees the windows kept
+ * (jj_window_new); frees nothing else (the tasks are their owners'). The pool starts
+ * again on the next submission. */
 void jj_pool_release(void);
 /* Workers running now (for tests and release()). */
 unsigned jj_pool_workers(void);
@@ -133,9 +134,28 @@ int jj_window_field_doc(const jj_window *w, size_t i, size_t f, jj_doc *out);
 
 /* Sets up w for buf[0..len) (nothing allocated yet). */
 void jj_window_init(jj_window *w, const uint8_t *buf, size_t len, unsigned flags, int one_per_doc);
+
+/* ---- windows kept from one stream to the next ----
+ * A window's buffers are written by a worker: fresh ones cost it a page fault per 4 KiB
+ * (about 2000 a call for 8 MB of NDJSON, and as many when the stream frees them), which
+ * kept windows do not. Up to JJ_WINDOWS_KEPT windows given back by jj_window_delete are
+ * kept, buffers and all, for the next jj_window_new; jj_pool_release frees them. */
+#define JJ_WINDOWS_KEPT 8
+/* A window set up for buf[0..len) as jj_window_init does, no fields plan: a kept one when
+ * there is one, else a new one. NULL when out of memory. Any thread. */
+jj_window *jj_window_new(const uint8_t *buf, size_t len, unsigned flags, int one_per_doc);
+/* Gives back a window from jj_window_new that is not in work (never submitted, or waited
+ * for, or cancelled): kept for a later jj_window_new, or freed. NULL is ignored. */
+void jj_window_delete(jj_window *w);
+/* Windows kept now (for tests). */
+unsigned jj_windows_kept(void);
 /* Points a window that was parsed (and consumed) at other bytes, keeping its buffers
  * for the next parse: what it held is dropped. Not while its task is queued or running. */
 void jj_window_retarget(jj_window *w, const uint8_t *buf, size_t len, unsigned flags);
+/* Sets up a window that was parsed before for buf[0..len) as jj_window_init would, keeping
+ * its buffers and parsers (its fields plan is dropped). Not while its task is queued or
+ * running. */
+void jj_window_reinit(jj_window *w, const uint8_t *buf, size_t len, unsigned flags, int one_per_doc);
 /* Parses the window (any thread; touches w and the kernel table only). On allocation
  * failure the last document reads JJ_ERR_NOMEM. Runs again from scratch if called again. */
 void jj_window_parse(jj_window *w);

@@ -14,6 +14,8 @@ static jj_pool_task *jj_running[JJ_POOL_MAX_WORKERS]; /* what each worker runs (
 static unsigned jj_worker_count;
 static int jj_stopping;
 static pthread_once_t jj_pool_once = PTHREAD_ONCE_INIT;
+static jj_window *jj_kept[JJ_WINDOWS_KEPT]; /* idle windows for jj_window_new */
+static unsigned jj_kept_count;
 
 static jj_pool_task *jj_queue_pop(void) {
     jj_pool_task *t = jj_queue_head;
@@ -175,7 +177,55 @@ jj_task_state jj_pool_cancel(jj_pool_task *t) {
     return s;
 }
 
+jj_window *jj_window_new(const uint8_t *buf, size_t len, unsigned flags, int one_per_doc) {
+    pthread_once(&jj_pool_once, jj_pool_setup); /* the lock's fork handlers */
+    pthread_mutex_lock(&jj_pool_lock);
+    jj_window *w = jj_kept_count ? jj_kept[--jj_kept_count] : NULL;
+    pthread_mutex_unlock(&jj_pool_lock);
+    if (w) {
+        jj_window_reinit(w, buf, len, flags, one_per_doc);
+        return w;
+    }
+    w = malloc(sizeof *w);
+    if (w) jj_window_init(w, buf, len, flags, one_per_doc);
+    return w;
+}
+
+void jj_window_delete(jj_window *w) {
+    if (!w) return;
+    pthread_once(&jj_pool_once, jj_pool_setup);
+    pthread_mutex_lock(&jj_pool_lock);
+    int kept = jj_kept_count < JJ_WINDOWS_KEPT;
+    if (kept) jj_kept[jj_kept_count++] = w;
+    pthread_mutex_unlock(&jj_pool_lock);
+    if (kept) return;
+    jj_window_free(w);
+    free(w);
+}
+
+unsigned jj_windows_kept(void) {
+    pthread_mutex_lock(&jj_pool_lock);
+    unsigned n = jj_kept_count;
+    pthread_mutex_unlock(&jj_pool_lock);
+    return n;
+}
+
+/* Frees the windows kept (outside the lock: freeing takes a while). */
+static void jj_free_kept_windows(void) {
+    jj_window *kept[JJ_WINDOWS_KEPT];
+    pthread_mutex_lock(&jj_pool_lock);
+    unsigned n = jj_kept_count;
+    for (unsigned i = 0; i < n; i++) kept[i] = jj_kept[i];
+    jj_kept_count = 0;
+    pthread_mutex_unlock(&jj_pool_lock);
+    for (unsigned i = 0; i < n; i++) {
+        jj_window_free(kept[i]);
+        free(kept[i]);
+    }
+}
+
 void jj_pool_release(void) {
+    jj_free_kept_windows();
     pthread_mutex_lock(&jj_pool_lock);
     if (jj_stopping || jj_worker_count == 0) { /* nothing to stop, or another call stops them */
         pthread_mutex_unlock(&jj_pool_lock);

@@ -161,6 +161,16 @@ void jj_window_retarget(jj_window *w, const uint8_t *buf, size_t len, unsigned f
     w->pending_at = 0;
 }
 
+/* A kept window made ready for other bytes: as jj_window_init leaves a window, with the
+ * buffers and parsers of its earlier parses. */
+void jj_window_reinit(jj_window *w, const uint8_t *buf, size_t len, unsigned flags, int one_per_doc) {
+    jj_window_retarget(w, buf, len, flags);
+    w->one_per_doc = one_per_doc;
+    w->fields = NULL;
+    w->task.state = JJ_TASK_IDLE;
+    w->task.next = NULL;
+}
+
 void jj_window_parse(jj_window *w) {
     jj_window_reset(w);
     if (!w->parser) w->parser = jj_parser_new();

@@ -250,6 +250,51 @@ static void run_stream(size_t docs, int bad, size_t batch, unsigned workers, int
     free(buf);
 }
 
+/* Windows kept between streams (jj_window_new / jj_window_delete): a kept window comes
+ * back for other bytes in another mode (fields, lazy, plain) and reads them exactly as a
+ * new one; at most JJ_WINDOWS_KEPT are kept; jj_pool_release frees them. */
+static void test_kept_windows(void) {
+    const char *ptrs[] = {"/id", "/a/b", "/caf\xc3\xa9"};
+    size_t lens[3];
+    for (size_t f = 0; f < 3; f++) lens[f] = strlen(ptrs[f]);
+    jj_fields_plan *plan = jj_fields_plan_new(ptrs, lens, 3);
+    if (!plan) abort(); /* out of memory */
+    size_t len;
+    uint8_t *buf = make_stream(2000, 1, &len);
+    jj_pool_release();
+    CHECK(jj_windows_kept() == 0, "kept after release: %u", jj_windows_kept());
+    jj_window *ws[JJ_WINDOWS_KEPT + 2];
+    size_t n = sizeof ws / sizeof *ws;
+    for (int round = 0; round < 3; round++) { /* fields, lazy, plain; the windows of the round before */
+        size_t at = 0;
+        for (size_t k = 0; k < n; k++) {
+            size_t end = window_end(buf, len, at, 700 + 300 * (size_t)round);
+            if (at >= len) end = at = 0; /* again from the start */
+            unsigned flags = end < len ? JJ_MANY_MORE_INPUT : 0;
+            ws[k] = jj_window_new(buf + at, end - at, flags, round == 1);
+            if (!ws[k]) abort(); /* out of memory */
+            CHECK(ws[k]->buf == buf + at && ws[k]->len == end - at && ws[k]->count == 0 && !ws[k]->fields,
+                  "round %d window %zu: not set up", round, k);
+            if (round == 0) jj_window_set_fields(ws[k], plan);
+            if (jj_pool_submit(&ws[k]->task, 2) != 0) jj_window_parse(ws[k]);
+            at = end;
+        }
+        for (size_t k = 0; k < n; k++) {
+            CHECK(jj_pool_wait(&ws[k]->task) == JJ_TASK_DONE, "round %d window %zu not done", round, k);
+            if (round == 0) compare_fields(ws[k], plan);
+            else if (round == 1) compare_lazy(ws[k]);
+            else compare_window(ws[k], ws[k]->flags);
+        }
+        for (size_t k = 0; k < n; k++) jj_window_delete(ws[k]);
+        CHECK(jj_windows_kept() == JJ_WINDOWS_KEPT, "kept: %u", jj_windows_kept());
+    }
+    jj_window_delete(NULL);
+    jj_pool_release();
+    CHECK(jj_windows_kept() == 0, "kept after release: %u", jj_windows_kept());
+    free(buf);
+    jj_fields_plan_delete(plan);
+}
+
 /* ---- the pool itself ---- */
 
 static int slow_ran;
@@ -330,6 +375,7 @@ int main(void) {
             run_stream_fields(3000, 1, batches[b], workers);
         }
     }
+    test_kept_windows();
     test_cancel();
     test_release();
     test_fork();

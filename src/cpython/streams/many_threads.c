@@ -5,11 +5,13 @@
  * A window parsed ahead holds what jj_many_next would give for it, so it is read the way
  * a window opened here is read, by the same code: only where the documents come from
  * changes. The windows ahead are cut as the iterator cuts its own (jj_many_window_size),
- * each starting where the one before ends. When the iterator opens a window elsewhere (a
- * document cut by a window's end, a document json reads differently from the engine) the
- * windows ahead are dropped and reading ahead starts again after the window it opens; a
- * stream where that keeps happening (documents over several lines) is read on this
- * thread alone.
+ * each starting where the one before ends: after a small first window read here, they
+ * grow to JJ_AHEAD_WINDOW, so that the worker is ahead from the start. Their buffers are
+ * kept for the next stream (jj_window_new), which then faults in no fresh pages. When
+ * the iterator opens a window elsewhere (a document cut by a window's end, a document
+ * json reads differently from the engine) the windows ahead are dropped and reading
+ * ahead starts again after the window it opens; a stream where that keeps happening
+ * (documents over several lines) is read on this thread alone.
  *
  * With fields= (a skimmable plan) the worker skims its window as jj_many_next_fields
  * does here and parses the values found (jj_window_set_fields): this thread only builds
@@ -29,6 +31,11 @@
  * is read back from a shared cache, which a smaller window still fits (256 KiB costs the
  * calling thread about half what 1 MiB windows do, measured on the GitHub events). */
 #define JJ_AHEAD_WINDOW ((size_t)256 << 10)
+/* The first window, read here while the worker reads the next: small, so that this
+ * thread parses little and the worker is ahead from the start; the windows after it
+ * double up to JJ_AHEAD_WINDOW (each parsed while this thread builds the one before,
+ * about twice as long as parsing it). */
+#define JJ_FIRST_WINDOW ((size_t)32 << 10)
 
 typedef struct jj_many_threads {
     unsigned workers;
@@ -38,6 +45,7 @@ typedef struct jj_many_threads {
      * holds the window being read, so at most depth are in work */
     size_t head, count;
     size_t plan_at;                /* where the next window to submit starts */
+    size_t ramp;                   /* the next window's size while the first ones grow */
     size_t hits, misses;
     int off;                       /* stopped reading ahead for good */
     size_t batch;                  /* the iterator's own window size, given back when off */
@@ -56,7 +64,10 @@ int jj_threads_start(jj_many_iter *it, Py_ssize_t workers) {
         return -1;
     }
     t->batch = batch;
-    if (it->batch > JJ_AHEAD_WINDOW) it->batch = JJ_AHEAD_WINDOW; /* the results do not depend on it */
+    /* the results do not depend on the window size; the first window is small (it is
+     * read before anything is ahead), jj_threads_open sets the size of the others */
+    if (it->batch > JJ_FIRST_WINDOW) it->batch = JJ_FIRST_WINDOW;
+    t->ramp = it->batch;
     t->workers = workers > JJ_POOL_MAX_WORKERS ? JJ_POOL_MAX_WORKERS : (unsigned)workers;
     /* a window in work and one waiting per worker, and two for this thread to parse
      * while it waits, keep everyone busy; memory: about (depth + 1) windows of index,
@@ -114,7 +125,8 @@ static void jj_drop_ahead(jj_many_threads *t) {
 static void jj_plan(jj_many_iter *it, jj_many_threads *t) {
     while (!t->off && t->plan_at < it->len && t->count < t->depth) {
         size_t slot = jj_slot_at(t, t->count);
-        size_t n = jj_many_window_size(it, t->plan_at, it->batch);
+        size_t n = jj_many_window_size(it, t->plan_at, t->ramp < it->batch ? t->ramp : it->batch);
+        if (t->ramp < it->batch) t->ramp *= 2;
         unsigned flags = t->plan_at + n < it->len ? JJ_MANY_MORE_INPUT : 0;
         if (t->plan_at && it->buf[t->plan_at - 1] != '\n') {
             /* the window before ends inside a line longer than half a window: this one
@@ -127,9 +139,8 @@ static void jj_plan(jj_many_iter *it, jj_many_threads *t) {
         }
         jj_window *w = t->slots[slot];
         if (!w) {
-            w = malloc(sizeof *w);
+            w = jj_window_new(it->buf + t->plan_at, n, flags, it->spans);
             if (!w) return; /* read here instead */
-            jj_window_init(w, it->buf + t->plan_at, n, flags, it->spans);
             /* the skim on the worker (not for views or type=, which read whole documents) */
             jj_window_set_fields(w, it->typed_plan || it->spans ? NULL : it->fields_plan);
             t->slots[slot] = w;
@@ -181,9 +192,22 @@ int jj_threads_open(jj_many_iter *it, size_t want) {
         t->plan_at = SIZE_MAX;
         return 0;
     }
-    if (!t->off && it->batch > JJ_AHEAD_WINDOW) it->batch = JJ_AHEAD_WINDOW; /* planning resumes */
+    size_t n = jj_many_window_size(it, it->pos, want); /* the window the caller opens */
+    if (!t->off) { /* planning resumes, with windows up to JJ_AHEAD_WINDOW (up to the
+                    * iterator's own size after the small first one) */
+        size_t ahead = t->batch < JJ_AHEAD_WINDOW ? t->batch : JJ_AHEAD_WINDOW;
+        int first = it->batch < ahead && !t->hits && !t->misses;
+        if (it->batch > ahead || first) it->batch = ahead;
+        if (first && it->pos + n < it->len && it->buf[it->pos + n - 1] != '\n') {
+            /* a first line longer than half the small window: this thread reads it
+             * (growing its window) before anything is planned, rather than plan
+             * windows from inside it (jj_plan would then give up the small windows) */
+            t->plan_at = SIZE_MAX;
+            return 0;
+        }
+    }
     /* the caller opens this window; reading ahead goes on after it */
-    t->plan_at = it->pos + jj_many_window_size(it, it->pos, want);
+    t->plan_at = it->pos + n;
     jj_plan(it, t);
     return 0;
 }
@@ -237,11 +261,7 @@ void jj_threads_stop(jj_many_iter *it) {
     jj_drop_ahead(t);
     it->ahead_hits += t->hits;
     it->ahead_misses += t->misses;
-    for (size_t k = 0; k <= t->depth; k++) {
-        if (!t->slots[k]) continue;
-        jj_window_free(t->slots[k]);
-        free(t->slots[k]);
-    }
+    for (size_t k = 0; k <= t->depth; k++) jj_window_delete(t->slots[k]); /* kept for the next stream */
     free(t);
     it->threads = NULL;
     it->ahead = NULL;
