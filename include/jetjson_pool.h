@@ -139,8 +139,11 @@ void jj_window_init(jj_window *w, const uint8_t *buf, size_t len, unsigned flags
  * A window's buffers are written by a worker: fresh ones cost it a page fault per 4 KiB
  * (about 2000 a call for 8 MB of NDJSON, and as many when the stream frees them), which
  * kept windows do not. Up to JJ_WINDOWS_KEPT windows given back by jj_window_delete are
- * kept, buffers and all, for the next jj_window_new; jj_pool_release frees them. */
+ * kept, buffers and all (when these hold at most JJ_WINDOW_KEPT_BYTES), for the next
+ * jj_window_new; jj_pool_release frees them. */
 #define JJ_WINDOWS_KEPT 8
+/* A window holding more than this (buffers and parsers) is freed, not kept. */
+#define JJ_WINDOW_KEPT_BYTES ((size_t)8 << 20)
 /* A window set up for buf[0..len) as jj_window_init does, no fields plan: a kept one when
  * there is one, else a new one. NULL when out of memory. Any thread. */
 jj_window *jj_window_new(const uint8_t *buf, size_t len, unsigned flags, int one_per_doc);

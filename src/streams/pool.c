@@ -191,11 +191,21 @@ jj_window *jj_window_new(const uint8_t *buf, size_t len, unsigned flags, int one
     return w;
 }
 
+/* Bytes a window's buffers and parsers hold now. */
+static size_t jj_window_held(const jj_window *w) {
+    size_t held = w->docs_cap * sizeof *w->docs + w->values_cap * sizeof *w->values +
+                  w->tape_cap * sizeof *w->tape + w->strings_cap;
+    if (w->parser) held += jj_parser_capacity(w->parser);
+    if (w->lazy_parser) held += jj_parser_capacity(w->lazy_parser);
+    return held;
+}
+
 void jj_window_delete(jj_window *w) {
     if (!w) return;
     pthread_once(&jj_pool_once, jj_pool_setup);
     pthread_mutex_lock(&jj_pool_lock);
-    int kept = jj_kept_count < JJ_WINDOWS_KEPT;
+    /* a window grown by a huge document is not kept: idle memory stays bounded */
+    int kept = jj_kept_count < JJ_WINDOWS_KEPT && jj_window_held(w) <= JJ_WINDOW_KEPT_BYTES;
     if (kept) jj_kept[jj_kept_count++] = w;
     pthread_mutex_unlock(&jj_pool_lock);
     if (kept) return;

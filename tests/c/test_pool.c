@@ -295,6 +295,36 @@ static void test_kept_windows(void) {
     jj_fields_plan_delete(plan);
 }
 
+/* A window grown past JJ_WINDOW_KEPT_BYTES by a big document is freed, not kept. */
+static void test_big_window_not_kept(void) {
+    size_t len = JJ_WINDOW_KEPT_BYTES + 1024;
+    uint8_t *buf = malloc(len);
+    if (!buf) abort(); /* out of memory */
+    /* one document: an array of 1-digit numbers (a tape word each), then a line break */
+    buf[0] = '[';
+    for (size_t i = 1; i + 2 < len; i += 2) {
+        buf[i] = '1';
+        buf[i + 1] = ',';
+    }
+    buf[len - 3] = '1';
+    buf[len - 2] = ']';
+    buf[len - 1] = '\n';
+    jj_pool_release();
+    jj_window *w = jj_window_new(buf, len, 0, 0);
+    if (!w) abort(); /* out of memory */
+    jj_window_parse(w);
+    CHECK(w->count >= 1 && w->docs[0].err == JJ_OK, "the big document: %zu docs", w->count);
+    jj_window_delete(w);
+    CHECK(jj_windows_kept() == 0, "a big window was kept");
+    jj_window *small = jj_window_new((const uint8_t *)"[1]\n", 4, 0, 0);
+    if (!small) abort(); /* out of memory */
+    jj_window_parse(small);
+    jj_window_delete(small);
+    CHECK(jj_windows_kept() == 1, "a small window was not kept: %u", jj_windows_kept());
+    jj_pool_release();
+    free(buf);
+}
+
 /* ---- the pool itself ---- */
 
 static int slow_ran;
@@ -376,6 +406,7 @@ int main(void) {
         }
     }
     test_kept_windows();
+    test_big_window_not_kept();
     test_cancel();
     test_release();
     test_fork();
