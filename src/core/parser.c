@@ -326,11 +326,16 @@ jj_error jj_many_stage2(jj_parser *p, int lazy, size_t first, size_t count, cons
     return jj_many_stage2_reserved(p, jj_kernels_active(), lazy, first, count, buf, region_end);
 }
 
-/* many_internal.h */
-size_t jj_doc_end(const uint8_t *buf, size_t doc_start, size_t region_end) {
+/* Inlined here: jj_many_next calls it once per document. */
+static inline size_t jj_doc_end_at(const uint8_t *buf, size_t doc_start, size_t region_end) {
     size_t end = region_end;
     while (end > doc_start + 1 && jj_is_space(buf[end - 1])) end--;
     return end;
+}
+
+/* many_internal.h */
+size_t jj_doc_end(const uint8_t *buf, size_t doc_start, size_t region_end) {
+    return jj_doc_end_at(buf, doc_start, region_end);
 }
 
 jj_error jj_many_start(jj_many *m, jj_parser *p, const uint8_t *buf, size_t len, unsigned flags) {
@@ -517,7 +522,12 @@ jj_error jj_many_next(jj_many *m, size_t *doc_start, size_t *doc_end) {
     if (walked == JJ_OK) {
         e = first + used;
         m->next = e;
-        size_t region_end = e < n ? index[e] & pos_mask : m->scanned;
+        if (e < n) { /* another entry follows: nothing more input could change */
+            *doc_end = jj_doc_end_at(buf, *doc_start, index[e] & pos_mask);
+            p->error = JJ_OK;
+            return JJ_OK;
+        }
+        size_t region_end = m->scanned;
         if (lazy) return jj_many_lazy_taken(m, used, 0, e >= n, region_end, doc_start, doc_end);
         return jj_many_plain_done(m, JJ_OK, used, 0, e >= n, region_end, doc_start, doc_end);
     }
