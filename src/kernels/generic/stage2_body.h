@@ -201,6 +201,52 @@ static inline int jj_plain_ascii(const uint8_t *s, size_t n, const uint8_t *lo, 
     return 1;
 }
 
+/* What a one-character escape (the byte after the backslash) stands for; 0 for the
+ * others (\u and the invalid ones). */
+static const uint8_t jj_simple_escape[256] = {
+    ['"'] = '"', ['\\'] = '\\', ['/'] = '/', ['b'] = '\b',
+    ['f'] = '\f', ['n'] = '\n', ['r'] = '\r', ['t'] = '\t',
+};
+
+/* An ASCII string whose closing quote is known to be at c, with backslashes in its text
+ * (most often \" in titles): unescaped into the string buffer a step at a time, the
+ * backslashes found by the vector test of jj_plain_ascii, with no search for the end.
+ * NULL when it meets what jj_string_scanned must judge (a byte >= 0x80 or a control
+ * byte, \u, a bad escape, a step that would read past end): nothing is kept then. */
+__attribute__((noinline)) static const uint8_t *jj_string_simple_escapes(jj_parser *p, const uint8_t *end,
+                                                                         const uint8_t *q, const uint8_t *c,
+                                                                         uint64_t *w) {
+    const uint8_t *s = q + 1;
+    uint8_t *start = p->strings + p->strings_len;
+    uint8_t *d = start;
+    for (;;) {
+        size_t left = (size_t)(c - s);
+        if (left == 0) break;
+        if ((size_t)(end - s) < JJ_SCAN_STEP) return NULL;
+        uint32_t hits = jj_unsafe_step(s);
+        if (left < JJ_SCAN_STEP) hits &= (UINT32_C(1) << left) - 1; /* the bytes past c are not the string's */
+        memcpy(d, s, JJ_SCAN_STEP); /* the string buffer has JJ_STRING_SLACK bytes of room */
+        if (!hits) {
+            size_t took = left < JJ_SCAN_STEP ? left : JJ_SCAN_STEP;
+            s += took;
+            d += took;
+            continue;
+        }
+        unsigned k = (unsigned)__builtin_ctz(hits);
+        s += k;
+        d += k;
+        uint8_t unescaped = jj_simple_escape[s[1]];
+        /* a backslash just before c would escape the closing quote: not a string */
+        if (*s != '\\' || !unescaped || s + 1 >= c) return NULL;
+        *d++ = unescaped;
+        s += 2;
+    }
+    jj_str_scan ascii = {0, 0};
+    jj_put_string(w, 0, (uint64_t)(start - p->strings), (size_t)(d - start), &ascii);
+    p->strings_len += (size_t)(d - start);
+    return c + 1;
+}
+
 /* The string whose opening quote is at q; `next` is the index entry after it (NULL for
  * the last entry). Writes two tape words at w. Most strings have no escape: they stay
  * in the input and the tape points at them.
@@ -224,6 +270,10 @@ static inline __attribute__((always_inline)) const uint8_t *jj_string(
             w[0] = JJ_WORD(JJ_STRING, (uint64_t)(JJ_STR_IN_INPUT | JJ_STR_ASCII) << 48 | (uint64_t)(q + 1 - buf));
             w[1] = (uint64_t)bytes | (uint64_t)bytes << 32;
             return c + 1;
+        }
+        if (*c == '"' && c > q && c < end) { /* escapes, or bytes that are not ASCII */
+            const uint8_t *after = jj_string_simple_escapes(p, end, q, c, w);
+            if (after) return after;
         }
     }
     return jj_string_scanned(p, buf, end, q, w, err);
