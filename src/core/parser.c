@@ -24,7 +24,11 @@ jj_parser *jj_parser_new(void) {
 
 void jj_parser_delete(jj_parser *p) {
     if (!p) return;
-    jj_parser_free(p);
+    /* jj_parser_free's buffers, without its reset of a parser about to go */
+    free(p->index);
+    if (!p->tape_inline) free(p->tape);
+    free(p->strings);
+    free(p->stack);
     free(p);
 }
 
@@ -523,7 +527,10 @@ jj_error jj_many_next(jj_many *m, size_t *doc_start, size_t *doc_end) {
         e = first + used;
         m->next = e;
         if (e < n) { /* another entry follows: nothing more input could change */
-            *doc_end = jj_doc_end_at(buf, *doc_start, index[e] & pos_mask);
+            /* a container ends at its closing bracket, the entry before e */
+            size_t last = index[e - 1] & pos_mask;
+            uint8_t closer = buf[last];
+            *doc_end = closer == ']' || closer == '}' ? last + 1 : jj_doc_end_at(buf, *doc_start, index[e] & pos_mask);
             p->error = JJ_OK;
             return JJ_OK;
         }
