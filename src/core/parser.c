@@ -411,9 +411,8 @@ static const signed char jj_bracket_step[256] = {['{'] = 1, ['['] = 1, ['}'] = -
  * writes): a longer document goes the counting way. */
 #define JJ_MANY_WALK_MAX ((size_t)1 << 20)
 
-/* Room for need items in *buf, its old contents dropped: nothing is copied when it grows. */
-static int jj_buffer_reserve_empty(void **buf, size_t *cap, size_t need, size_t size) {
-    if (need <= *cap) return 1;
+/* jj_buffer_reserve_empty's growth: out of line, so the walk's caller keeps its registers. */
+static __attribute__((noinline)) int jj_buffer_grow_empty(void **buf, size_t *cap, size_t need, size_t size) {
     size_t grown = *cap + *cap / 2;
     if (grown < need) grown = need;
     if (grown > SIZE_MAX / size) return 0;
@@ -423,6 +422,11 @@ static int jj_buffer_reserve_empty(void **buf, size_t *cap, size_t need, size_t 
     *buf = fresh;
     *cap = grown;
     return 1;
+}
+
+/* Room for need items in *buf, its old contents dropped: nothing is copied when it grows. */
+static inline int jj_buffer_reserve_empty(void **buf, size_t *cap, size_t need, size_t size) {
+    return need <= *cap || jj_buffer_grow_empty(buf, cap, need, size);
 }
 
 /* Stage 2 (the lazy one with JJ_MANY_LAZY, else the plain one) from the document's first
