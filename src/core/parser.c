@@ -24,7 +24,11 @@ jj_parser *jj_parser_new(void) {
 
 void jj_parser_delete(jj_parser *p) {
     if (!p) return;
-    jj_parser_free(p);
+    /* jj_parser_free's buffers, without its reset of a parser about to go */
+    free(p->index);
+    if (!p->tape_inline) free(p->tape);
+    free(p->strings);
+    free(p->stack);
     free(p);
 }
 
@@ -326,11 +330,16 @@ jj_error jj_many_stage2(jj_parser *p, int lazy, size_t first, size_t count, cons
     return jj_many_stage2_reserved(p, jj_kernels_active(), lazy, first, count, buf, region_end);
 }
 
-/* many_internal.h */
-size_t jj_doc_end(const uint8_t *buf, size_t doc_start, size_t region_end) {
+/* Inlined here: jj_many_next calls it once per document. */
+static inline size_t jj_doc_end_at(const uint8_t *buf, size_t doc_start, size_t region_end) {
     size_t end = region_end;
     while (end > doc_start + 1 && jj_is_space(buf[end - 1])) end--;
     return end;
+}
+
+/* many_internal.h */
+size_t jj_doc_end(const uint8_t *buf, size_t doc_start, size_t region_end) {
+    return jj_doc_end_at(buf, doc_start, region_end);
 }
 
 jj_error jj_many_start(jj_many *m, jj_parser *p, const uint8_t *buf, size_t len, unsigned flags) {
@@ -402,9 +411,8 @@ static const signed char jj_bracket_step[256] = {['{'] = 1, ['['] = 1, ['}'] = -
  * writes): a longer document goes the counting way. */
 #define JJ_MANY_WALK_MAX ((size_t)1 << 20)
 
-/* Room for need items in *buf, its old contents dropped: nothing is copied when it grows. */
-static int jj_buffer_reserve_empty(void **buf, size_t *cap, size_t need, size_t size) {
-    if (need <= *cap) return 1;
+/* jj_buffer_reserve_empty's growth: out of line, so the walk's caller keeps its registers. */
+static __attribute__((noinline)) int jj_buffer_grow_empty(void **buf, size_t *cap, size_t need, size_t size) {
     size_t grown = *cap + *cap / 2;
     if (grown < need) grown = need;
     if (grown > SIZE_MAX / size) return 0;
@@ -414,6 +422,11 @@ static int jj_buffer_reserve_empty(void **buf, size_t *cap, size_t need, size_t 
     *buf = fresh;
     *cap = grown;
     return 1;
+}
+
+/* Room for need items in *buf, its old contents dropped: nothing is copied when it grows. */
+static inline int jj_buffer_reserve_empty(void **buf, size_t *cap, size_t need, size_t size) {
+    return need <= *cap || jj_buffer_grow_empty(buf, cap, need, size);
 }
 
 /* Stage 2 (the lazy one with JJ_MANY_LAZY, else the plain one) from the document's first
@@ -517,7 +530,15 @@ jj_error jj_many_next(jj_many *m, size_t *doc_start, size_t *doc_end) {
     if (walked == JJ_OK) {
         e = first + used;
         m->next = e;
-        size_t region_end = e < n ? index[e] & pos_mask : m->scanned;
+        if (e < n) { /* another entry follows: nothing more input could change */
+            /* a container ends at its closing bracket, the entry before e */
+            size_t last = index[e - 1] & pos_mask;
+            uint8_t closer = buf[last];
+            *doc_end = closer == ']' || closer == '}' ? last + 1 : jj_doc_end_at(buf, *doc_start, index[e] & pos_mask);
+            p->error = JJ_OK;
+            return JJ_OK;
+        }
+        size_t region_end = m->scanned;
         if (lazy) return jj_many_lazy_taken(m, used, 0, e >= n, region_end, doc_start, doc_end);
         return jj_many_plain_done(m, JJ_OK, used, 0, e >= n, region_end, doc_start, doc_end);
     }

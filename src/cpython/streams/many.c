@@ -195,6 +195,10 @@ static int jj_open_window(jj_many_iter *it, size_t want) {
     it->window = it->pos;
     it->window_len = n;
     it->window_open = 1;
+    /* whitespace-separated documents, each read from the window's tape or its lazy one:
+     * what the loop of jj_next_document does with one the engine took is short then */
+    it->window_quick = it->format == JJ_FMT_WHITESPACE && !it->fields_plan &&
+                       (!it->spans || (it->many.flags & JJ_MANY_LAZY));
     return 0;
 }
 
@@ -406,8 +410,40 @@ static int jj_need_bytes(jj_many_iter *it, size_t from, size_t want) {
     return 0;
 }
 
+/* The value of a document of a quick window (it->window_quick) that jj_many_next took,
+ * buf[start, end): what the loop of jj_next_document does for it, without the checks
+ * for the formats, threads, fields and streams that cannot apply. */
+static PyObject *jj_quick_document(jj_many_iter *it, size_t start, size_t end) {
+    Py_CLEAR(it->cur_owner);
+    it->cur = it->parser;
+    it->cur_input = it->buf + it->window;
+    int lazy = (it->many.flags & JJ_MANY_LAZY) != 0;
+    it->cur_lazy = lazy;
+    /* a lazy tape's number at the document's end must end there: 1"a" is two */
+    it->cur_len = lazy ? end - it->window : it->window_len;
+    PyObject *value = jj_many_value(it, it->cur, it->cur_input, it->cur_len, start, end, lazy);
+    if (value) {
+        it->separated = 0;
+        if (it->count < 2) it->count++;
+    }
+    return value;
+}
+
 static PyObject *jj_next_document(jj_many_iter *it) {
+    size_t s = 0, e = 0;
+    jj_error err = JJ_OK;
+    int in_hand = 0; /* err, s and e are the quick window's next document: the loop goes on from them */
+    if (it->window_open && it->window_quick && !it->ahead) {
+        err = jj_many_next(&it->many, &s, &e);
+        if (err == JJ_OK) return jj_quick_document(it, it->window + s, it->window + e);
+        in_hand = 1;
+    }
     for (;;) {
+        bool whole = true;
+        if (in_hand) {
+            in_hand = 0;
+            goto have_document;
+        }
         if (!it->window_open) {
             size_t want = it->want_next ? it->want_next : it->batch;
             it->want_next = 0;
@@ -432,12 +468,10 @@ static PyObject *jj_next_document(jj_many_iter *it) {
                 continue;
             }
         }
-        size_t s, e;
-        jj_error err;
-        bool whole = true;
         if (it->ahead) err = jj_threads_next(it, &s, &e);
         else if (it->fields_plan) err = jj_many_next_fields(&it->many, it->fields_plan, it->field_spans, &s, &e, &whole);
         else err = jj_many_next(&it->many, &s, &e);
+    have_document:
         if (err == JJ_ERR_EMPTY) {
             jj_restart_at(it, it->window + it->window_len);
             continue;

@@ -81,6 +81,7 @@ typedef struct jj_many_iter {
     size_t window_len;
     size_t batch;            /* bytes per window */
     int window_open;
+    int window_quick;        /* its documents take jj_next_document's short way (jj_open_window) */
     size_t pos;              /* where the next window starts */
     size_t prev_end;         /* end of the last document (lines: where its line goes on) */
     int count;               /* documents given so far (capped at 2: "is there one before") */

@@ -115,12 +115,16 @@ static int jj_escapes_ok(const uint8_t *buf, size_t len, size_t base, const uint
  * `inside` (bits of the block at `base`): the opening quote of that string is the last
  * entry before the backslash, as nothing inside a string is an entry. */
 static void jj_flag_escaped(const uint32_t *out, uint32_t *w, size_t base, uint64_t inside) {
+    /* from the last backslash back, so that the walk over the entries goes one way */
+    uint32_t *e = w;
     while (inside) {
-        uint32_t b = (uint32_t)(base + (size_t)jj_ctz64(inside));
-        inside &= inside - 1;
-        uint32_t *e = w;
+        uint32_t b = (uint32_t)(base + (size_t)(63 - __builtin_clzll(inside)));
         while (e > out && (e[-1] & JJ_LAZY_POS) > b) e--;
-        if (e > out) e[-1] |= JJ_LAZY_ESCAPED;
+        if (e == out) return;
+        e[-1] |= JJ_LAZY_ESCAPED;
+        /* the backslashes after that quote are in the same string: flagged with it */
+        size_t quote = e[-1] & JJ_LAZY_POS;
+        inside &= quote > base ? (UINT64_C(1) << (quote - base)) - 1 : 0;
     }
 }
 

@@ -201,6 +201,100 @@ static inline int jj_plain_ascii(const uint8_t *s, size_t n, const uint8_t *lo, 
     return 1;
 }
 
+/* What a one-character escape (the byte after the backslash) stands for; 0 for the
+ * others (\u and the invalid ones). */
+static const uint8_t jj_simple_escape[256] = {
+    ['"'] = '"', ['\\'] = '\\', ['/'] = '/', ['b'] = '\b',
+    ['f'] = '\f', ['n'] = '\n', ['r'] = '\r', ['t'] = '\t',
+};
+
+/* jj_string_escaped for the rest of a string from s (a backslash, or a byte the scan
+ * goes on from), `done` bytes of
+ * ASCII text already unescaped at the end of the string buffer: its tape words then
+ * cover them too. */
+static const uint8_t *jj_string_escaped_from(jj_parser *p, const uint8_t *end, const uint8_t *q,
+                                             const uint8_t *s, size_t done, uint64_t *w, jj_error *err) {
+    p->strings_len += done;
+    jj_str_scan info = {0, 0};
+    const uint8_t *stop = *s == '\\' ? s : s + jj_scan_string(s, end, &info); /* a byte >= 0x80 */
+    const uint8_t *after = jj_string_escaped(p, end, q, s, stop, info, w, err);
+    if (*err) {
+        p->strings_len -= done;
+        return after;
+    }
+    w[0] -= done;                                 /* the offset, in the low bits */
+    w[1] += done + ((uint64_t)done << 32);        /* bytes and code points */
+    return after;
+}
+
+/* A string whose closing quote is known to be at c and that is not plain ASCII. Its
+ * ASCII text with one-character escapes (most often \" in titles) is unescaped into the
+ * string buffer a step at a time, the backslashes found by the vector test of
+ * jj_plain_ascii, with no search for the end. At a byte >= 0x80 (or a control byte)
+ * before any escape it goes on as jj_string_scanned, without scanning the text before
+ * that byte again. NULL when it meets what jj_string_scanned must judge from the start
+ * (\u, a bad escape, such a byte after an escape, a step that would read past end). */
+__attribute__((noinline)) static const uint8_t *jj_string_known_end(jj_parser *p, const uint8_t *buf,
+                                                                    const uint8_t *end, const uint8_t *q,
+                                                                    const uint8_t *c, uint64_t *w, jj_error *err) {
+    const uint8_t *s = q + 1;
+    uint8_t *start = p->strings + p->strings_len;
+    uint8_t *d = start;
+    for (;;) {
+        size_t left = (size_t)(c - s);
+        if (left == 0) break;
+        if ((size_t)(end - s) < JJ_SCAN_STEP) return NULL;
+        uint32_t hits = jj_unsafe_step(s);
+        if (left < JJ_SCAN_STEP) hits &= (UINT32_C(1) << left) - 1; /* the bytes past c are not the string's */
+        memcpy(d, s, JJ_SCAN_STEP); /* the string buffer has JJ_STRING_SLACK bytes of room */
+        if (!hits) {
+            size_t took = left < JJ_SCAN_STEP ? left : JJ_SCAN_STEP;
+            s += took;
+            d += took;
+            continue;
+        }
+        unsigned k = (unsigned)__builtin_ctz(hits);
+        s += k;
+        d += k;
+        uint8_t unescaped = jj_simple_escape[s[1]];
+        if (*s != '\\' || !unescaped) { /* a byte >= 0x80, a control byte, \u... */
+            if (d - start == s - (q + 1)) { /* no escape before it: the input holds the text */
+                jj_str_scan info = {0, 0};
+                const uint8_t *stop = s + jj_scan_string(s, end, &info);
+                if (stop != c) return jj_string_escaped(p, end, q, q + 1, stop, info, w, err);
+                jj_put_string(w, JJ_STR_IN_INPUT, (uint64_t)(q + 1 - buf), (size_t)(c - q) - 1, &info);
+                return c + 1;
+            }
+            return jj_string_escaped_from(p, end, q, s, (size_t)(d - start), w, err);
+        }
+        /* a backslash just before c would escape the closing quote: not a string */
+        if (s + 1 >= c) return NULL;
+        *d++ = unescaped;
+        s += 2;
+    }
+    jj_str_scan ascii = {0, 0};
+    jj_put_string(w, 0, (uint64_t)(start - p->strings), (size_t)(d - start), &ascii);
+    p->strings_len += (size_t)(d - start);
+    return c + 1;
+}
+
+/* What jj_string's inline test does not take: by its known end c (NULL when not
+ * known), else scanned. One call at the walk's string sites, so they stay small. */
+__attribute__((noinline)) static const uint8_t *jj_string_rest(jj_parser *p, const uint8_t *buf,
+                                                               const uint8_t *end, const uint8_t *q,
+                                                               const uint8_t *c, uint64_t *w, jj_error *err) {
+    if (c && *c == '"' && c > q && c < end && (size_t)(end - q) > JJ_SCAN_STEP) {
+        /* text whose first byte past ASCII is >= 0x80 (not a backslash) is scanned: the
+         * step at a time copy would gain nothing there */
+        uint32_t hits = jj_unsafe_step(q + 1);
+        if (!hits || q[1 + __builtin_ctz(hits)] == '\\') {
+            const uint8_t *after = jj_string_known_end(p, buf, end, q, c, w, err);
+            if (after) return after;
+        }
+    }
+    return jj_string_scanned(p, buf, end, q, w, err);
+}
+
 /* The string whose opening quote is at q; `next` is the index entry after it (NULL for
  * the last entry). Writes two tape words at w. Most strings have no escape: they stay
  * in the input and the tape points at them.
@@ -215,8 +309,9 @@ static inline int jj_plain_ascii(const uint8_t *s, size_t n, const uint8_t *lo, 
 static inline __attribute__((always_inline)) const uint8_t *jj_string(
     jj_parser *p, const uint8_t *buf, const uint8_t *end, const uint8_t *q, const uint32_t *next,
     uint64_t *w, jj_error *err) {
+    const uint8_t *c = NULL;
     if (next) {
-        const uint8_t *c = buf + *next - 1;
+        c = buf + *next - 1;
         while (*c <= ' ' && c > q) c--; /* only spaces can be there */
         size_t bytes = (size_t)(c - q) - 1;
         if (__builtin_expect(*c == '"' && c > q && c < end &&
@@ -226,7 +321,7 @@ static inline __attribute__((always_inline)) const uint8_t *jj_string(
             return c + 1;
         }
     }
-    return jj_string_scanned(p, buf, end, q, w, err);
+    return jj_string_rest(p, buf, end, q, c, w, err);
 }
 
 static inline uint64_t jj_double_bits(double d) {
