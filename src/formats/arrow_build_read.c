@@ -154,15 +154,14 @@ const char *jj_arrow_status_name(jj_arrow_status status) {
     return (unsigned)status < sizeof names / sizeof names[0] ? names[status] : "unknown error";
 }
 
-/* One part of the input, read in windows (ab_read_chunked_parts) into parts of its own,
+/* One thread's share of an input: the windows it took from the queue (ab_read_queued_windows),
  * on a thread of its own where one could be started. */
 typedef struct ab_job {
-    const uint8_t *buf;
-    size_t len;
+    ab_window_queue *queue;
     const ab_read *base;
     ab_part *parts;
+    size_t *windows; /* parts[i] is window windows[i] of the queue */
     size_t n_parts;
-    ab_col *types; /* inferring: the merged types of its parts */
     jj_arrow_error err;
     jj_arrow_status status;
     pthread_t thread;
@@ -171,86 +170,87 @@ typedef struct ab_job {
 
 static void *job_run(void *arg) {
     ab_job *job = arg;
-    const ab_read *b = job->base;
-    job->status = ab_read_chunked_parts(job->buf, job->len, b->schema, b->opt, &job->parts, &job->n_parts, &job->types,
-                                        &job->err);
+    job->status = ab_read_queued_windows(job->queue, job->base->schema, job->base->opt, &job->parts, &job->windows,
+                                         &job->n_parts, &job->err);
     return NULL;
 }
 
 /* Parts below this size are not worth a thread. */
 #define AB_MIN_PART ((size_t)1 << 18)
 
-/* On up to `threads` threads: the input cut at line ends, each part read into columns of
- * its own (of the schema's types, or inferred and then merged: the parts' batches then
- * follow each other as they are). JJ_ARROW_OK with *parts filled; otherwise nothing is
- * kept and the caller reads on one thread. */
+static void parts_free(ab_part *parts, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        ab_col_free(parts[i].root);
+        free(parts[i].batch_ends);
+    }
+    free(parts);
+}
+
+/* The jobs' parts in the order of their windows (moved out: *parts, *n_parts). */
+static jj_arrow_status gather_parts(ab_job *jobs, size_t n_jobs, size_t n_windows, ab_part **parts, size_t *n_parts) {
+    ab_part *slots = calloc(n_windows ? n_windows : 1, sizeof *slots);
+    if (!slots) return JJ_ARROW_NOMEM;
+    for (size_t i = 0; i < n_jobs; i++) {
+        for (size_t j = 0; j < jobs[i].n_parts; j++) slots[jobs[i].windows[j]] = jobs[i].parts[j];
+        jobs[i].n_parts = 0; /* moved */
+    }
+    size_t n = 0;
+    for (size_t w = 0; w < n_windows; w++)
+        if (slots[w].root) slots[n++] = slots[w]; /* windows of blank lines have none */
+    *parts = slots;
+    *n_parts = n;
+    return JJ_ARROW_OK;
+}
+
+/* On up to `threads` threads: the input cut at line ends into windows taken in turn,
+ * each read into columns of its own (of the schema's types, or inferred and then
+ * merged: the windows' batches then follow each other as they are). JJ_ARROW_OK with
+ * *parts filled; otherwise nothing is kept and the caller reads on one thread. */
 static jj_arrow_status read_parallel(const ab_read *base, size_t threads, ab_part **parts, size_t *n_parts) {
     if (threads > base->len / AB_MIN_PART) threads = base->len / AB_MIN_PART;
     if (threads > 256) threads = 256;
     if (threads < 2) return JJ_ARROW_JSON;
+    ab_window_queue queue = {.buf = base->buf, .len = base->len, .share = (base->len + threads - 1) / threads};
+    if (pthread_mutex_init(&queue.lock, NULL)) return JJ_ARROW_JSON;
     ab_job *jobs = calloc(threads, sizeof *jobs);
-    size_t *ends = malloc(threads * sizeof *ends);
-    if (!jobs || !ends) {
-        free(jobs);
-        free(ends);
+    if (!jobs) {
+        pthread_mutex_destroy(&queue.lock);
         return JJ_ARROW_NOMEM;
     }
-    /* parts of about len / threads bytes, whole lines each */
-    size_t n = jj_cut_at_lines(base->buf, base->len, (base->len + threads - 1) / threads, ends, threads);
-    size_t total = 0;
+    for (size_t i = 0; i < threads; i++) jobs[i] = (ab_job){.queue = &queue, .base = base};
+    /* a thread that could not start leaves its windows to the others */
+    for (size_t i = 1; i < threads; i++) jobs[i].started = pthread_create(&jobs[i].thread, NULL, job_run, &jobs[i]) == 0;
+    job_run(&jobs[0]);
     jj_arrow_status s = JJ_ARROW_OK;
-    for (size_t i = 0; i < n; i++) {
-        size_t from = i ? ends[i - 1] : 0;
-        jobs[i] = (ab_job){.buf = base->buf + from, .len = ends[i] - from, .base = base};
-    }
-    free(ends);
-    for (size_t i = 0; i < n; i++) {
-        /* the last part is read here, and any part whose thread could not start */
-        jobs[i].started = i + 1 < n && pthread_create(&jobs[i].thread, NULL, job_run, &jobs[i]) == 0;
-        if (!jobs[i].started) job_run(&jobs[i]);
-    }
-    for (size_t i = 0; i < n; i++) {
+    size_t total = 0;
+    for (size_t i = 0; i < threads; i++) {
         if (jobs[i].started) pthread_join(jobs[i].thread, NULL);
         if (jobs[i].status && (!s || jobs[i].status == JJ_ARROW_NOMEM)) s = jobs[i].status;
         total += jobs[i].n_parts;
     }
+    pthread_mutex_destroy(&queue.lock);
     if (!s && !total) s = JJ_ARROW_JSON; /* no record: one thread makes the empty table */
-    *parts = s ? NULL : calloc(total, sizeof **parts);
-    if (!s && !*parts) s = JJ_ARROW_NOMEM;
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        for (size_t j = 0; j < jobs[i].n_parts; j++) {
-            if (!s) {
-                (*parts)[k++] = jobs[i].parts[j];
-            } else {
-                ab_col_free(jobs[i].parts[j].root);
-                free(jobs[i].parts[j].batch_ends);
-            }
-        }
-        free(jobs[i].parts);
+    if (!s) s = gather_parts(jobs, threads, queue.taken, parts, n_parts);
+    for (size_t i = 0; i < threads; i++) {
+        parts_free(jobs[i].parts, jobs[i].n_parts); /* none left unless gathering failed */
+        free(jobs[i].windows);
     }
-    *n_parts = s ? 0 : total;
+    free(jobs);
     if (!s && !base->schema) {
-        /* the threads' types (each merged on its thread) in order, then every part made
-         * of them: all that is serial here */
+        /* the windows' types in order (each window's columns start of its thread's types
+         * so far, all from earlier windows), then every window made of them */
         ab_col *merged = ab_col_new("", 0);
         if (!merged) s = JJ_ARROW_NOMEM;
         else merged->kind = AB_STRUCT;
-        for (size_t i = 0; i < n && !s; i++) s = ab_merge_type(merged, jobs[i].types);
-        if (!s) s = ab_conform_parts(*parts, total, merged);
+        for (size_t i = 0; i < *n_parts && !s; i++) s = ab_merge_type(merged, (*parts)[i].root);
+        if (!s) s = ab_conform_parts(*parts, *n_parts, merged);
         ab_col_free(merged);
         if (s) {
-            for (size_t i = 0; i < total; i++) {
-                ab_col_free((*parts)[i].root);
-                free((*parts)[i].batch_ends);
-            }
-            free(*parts);
+            parts_free(*parts, *n_parts);
             *parts = NULL;
             *n_parts = 0;
         }
     }
-    for (size_t i = 0; i < n; i++) ab_col_free(jobs[i].types);
-    free(jobs);
     return s;
 }
 
