@@ -255,6 +255,26 @@ static bool take_window(ab_window_queue *q, jj_arrow_reader *r, const jj_arrow_o
     return got;
 }
 
+void ab_fold_windows(ab_window_queue *q) {
+    if (!q->roots || pthread_mutex_trylock(&q->fold_lock)) return;
+    for (;;) {
+        pthread_mutex_lock(&q->lock);
+        size_t next = q->folded;
+        bool ready = !q->fold_status && next < q->taken && q->read[next];
+        const ab_col *root = ready ? q->roots[next] : NULL;
+        pthread_mutex_unlock(&q->lock);
+        if (!ready) break;
+        /* the window's thread no longer changes its columns: only reads them */
+        if (root && (q->fold_status = ab_merge_type(q->merged, root))) {
+            pthread_mutex_lock(&q->lock);
+            q->failed = true; /* types that do not mix: read again on one thread */
+            pthread_mutex_unlock(&q->lock);
+        }
+        q->folded = next + 1;
+    }
+    pthread_mutex_unlock(&q->fold_lock);
+}
+
 jj_arrow_status ab_read_queued_windows(ab_window_queue *q, const struct ArrowSchema *schema,
                                        const jj_arrow_options *opt, ab_part **parts, size_t **windows,
                                        size_t *n_parts, jj_arrow_error *err) {
@@ -269,7 +289,15 @@ jj_arrow_status ab_read_queued_windows(ab_window_queue *q, const struct ArrowSch
         size_t before = r->n_parts, used;
         r->offset = from; /* error offsets are not kept: a failure is read again on one thread */
         s = jj_arrow_reader_feed(r, q->buf + from, to - from, false, &used, err);
-        if (s || r->n_parts == before) continue; /* no record (blank lines): no part */
+        bool kept = !s && r->n_parts > before; /* a window of blank lines has no part */
+        if (!s && q->roots && number < q->n_slots) {
+            pthread_mutex_lock(&q->lock);
+            q->roots[number] = kept ? r->parts[r->n_parts - 1].root : NULL;
+            q->read[number] = true;
+            pthread_mutex_unlock(&q->lock);
+            ab_fold_windows(q);
+        }
+        if (!kept) continue;
         if (r->n_parts > numbers_cap) {
             size_t *grown = realloc(numbers, r->parts_cap * sizeof *grown);
             if (!grown) {

@@ -200,7 +200,20 @@ typedef struct ab_window_queue {
     size_t taken;       /* windows handed out so far (the next one's number) */
     size_t share;       /* no window is larger: len / threads, rounded up */
     bool failed;        /* a thread failed: the others take no more */
+    /* inferring (else roots is NULL): the windows' types folded in order as they are
+     * read, by whichever thread finds the next one read, so that little is left to merge
+     * after the threads */
+    const ab_col **roots; /* by number: a read window's columns (NULL: none, no record) */
+    bool *read;           /* by number: the window is read */
+    size_t n_slots;       /* room in roots and read: more than windows can be taken */
+    pthread_mutex_t fold_lock; /* held by the thread folding (alone with merged, folded) */
+    ab_col *merged;       /* the types of windows [0, folded) */
+    size_t folded;
+    jj_arrow_status fold_status;
 } ab_window_queue;
+/* Folds into q->merged the types of the windows read, in order, up to the first not yet
+ * read; returns at once when another thread is folding. q->fold_status says how it went. */
+void ab_fold_windows(ab_window_queue *q);
 /* One thread's share of q: windows taken in turn and read by one reader, whose inferred
  * types go on from one of its windows to its next (a later one: the types one pass
  * would have there include them). Each window read is a part (*parts, moved out;

@@ -186,6 +186,12 @@ static void parts_free(ab_part *parts, size_t n) {
     free(parts);
 }
 
+static void queue_free(ab_window_queue *q) {
+    free(q->roots);
+    free(q->read);
+    ab_col_free(q->merged);
+}
+
 /* The jobs' parts in the order of their windows (moved out: *parts, *n_parts). */
 static jj_arrow_status gather_parts(ab_job *jobs, size_t n_jobs, size_t n_windows, ab_part **parts, size_t *n_parts) {
     ab_part *slots = calloc(n_windows ? n_windows : 1, sizeof *slots);
@@ -211,11 +217,23 @@ static jj_arrow_status read_parallel(const ab_read *base, size_t threads, ab_par
     if (threads > 256) threads = 256;
     if (threads < 2) return JJ_ARROW_JSON;
     ab_window_queue queue = {.buf = base->buf, .len = base->len, .share = (base->len + threads - 1) / threads};
-    if (pthread_mutex_init(&queue.lock, NULL)) return JJ_ARROW_JSON;
+    if (!base->schema) {
+        /* every window but the last holds at least this many bytes */
+        size_t least = queue.share < AB_CHUNK ? queue.share : AB_CHUNK;
+        queue.n_slots = base->len / least + 2;
+        queue.roots = calloc(queue.n_slots, sizeof *queue.roots);
+        queue.read = calloc(queue.n_slots, sizeof *queue.read);
+        queue.merged = ab_col_new("", 0);
+        if (queue.merged) queue.merged->kind = AB_STRUCT;
+    }
     ab_job *jobs = calloc(threads, sizeof *jobs);
-    if (!jobs) {
-        pthread_mutex_destroy(&queue.lock);
-        return JJ_ARROW_NOMEM;
+    bool locks = false;
+    if (!jobs || (!base->schema && (!queue.roots || !queue.read || !queue.merged)) ||
+        !(locks = !pthread_mutex_init(&queue.lock, NULL)) || pthread_mutex_init(&queue.fold_lock, NULL)) {
+        if (locks) pthread_mutex_destroy(&queue.lock);
+        queue_free(&queue);
+        free(jobs);
+        return locks ? JJ_ARROW_JSON : JJ_ARROW_NOMEM;
     }
     for (size_t i = 0; i < threads; i++) jobs[i] = (ab_job){.queue = &queue, .base = base};
     /* a thread that could not start leaves its windows to the others */
@@ -228,7 +246,11 @@ static jj_arrow_status read_parallel(const ab_read *base, size_t threads, ab_par
         if (jobs[i].status && (!s || jobs[i].status == JJ_ARROW_NOMEM)) s = jobs[i].status;
         total += jobs[i].n_parts;
     }
+    ab_fold_windows(&queue); /* the windows read last */
+    if (!s) s = queue.fold_status;
+    if (!s && queue.roots && queue.folded < queue.taken) s = JJ_ARROW_JSON; /* cannot be: one thread then */
     pthread_mutex_destroy(&queue.lock);
+    pthread_mutex_destroy(&queue.fold_lock);
     if (!s && !total) s = JJ_ARROW_JSON; /* no record: one thread makes the empty table */
     if (!s) s = gather_parts(jobs, threads, queue.taken, parts, n_parts);
     for (size_t i = 0; i < threads; i++) {
@@ -237,20 +259,16 @@ static jj_arrow_status read_parallel(const ab_read *base, size_t threads, ab_par
     }
     free(jobs);
     if (!s && !base->schema) {
-        /* the windows' types in order (each window's columns start of its thread's types
-         * so far, all from earlier windows), then every window made of them */
-        ab_col *merged = ab_col_new("", 0);
-        if (!merged) s = JJ_ARROW_NOMEM;
-        else merged->kind = AB_STRUCT;
-        for (size_t i = 0; i < *n_parts && !s; i++) s = ab_merge_type(merged, (*parts)[i].root);
-        if (!s) s = ab_conform_parts(*parts, *n_parts, merged);
-        ab_col_free(merged);
+        /* every window made of the types of them all, folded in order (each window's
+         * columns start of its thread's types so far, all from earlier windows) */
+        s = ab_conform_parts(*parts, *n_parts, queue.merged);
         if (s) {
             parts_free(*parts, *n_parts);
             *parts = NULL;
             *n_parts = 0;
         }
     }
+    queue_free(&queue);
     return s;
 }
 
