@@ -203,13 +203,20 @@ typedef struct ab_window_queue {
     /* inferring (else roots is NULL): the windows' types folded in order as they are
      * read, by whichever thread finds the next one read, so that little is left to merge
      * after the threads */
-    const ab_col **roots; /* by number: a read window's columns (NULL: none, no record) */
+    ab_col **roots;       /* by number: a read window's columns (NULL: none, no record) */
     bool *read;           /* by number: the window is read */
     size_t n_slots;       /* room in roots and read: more than windows can be taken */
     pthread_mutex_t fold_lock; /* held by the thread folding (alone with merged, folded) */
     ab_col *merged;       /* the types of windows [0, folded) */
     size_t folded;
     jj_arrow_status fold_status;
+    /* inferring, after the reading: the threads wait for the last one (which folds the
+     * windows read last), then make windows of the merged types, taken in turn */
+    pthread_cond_t all_read;
+    size_t readers, finished; /* threads reading (known once readers_known), done reading */
+    bool readers_known, merged_ready;
+    size_t next_conform;
+    jj_arrow_status conform_status;
 } ab_window_queue;
 /* Folds into q->merged the types of the windows read, in order, up to the first not yet
  * read; returns at once when another thread is folding. q->fold_status says how it went. */

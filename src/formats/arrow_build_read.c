@@ -168,10 +168,39 @@ typedef struct ab_job {
     bool started;
 } ab_job;
 
+/* Inferring, once a thread has read its windows: the threads wait for each other, the
+ * last one folds the windows read last, then each makes windows of the merged types,
+ * taken in turn (serial after the join, this was 0.3 ms of 40 MB of events). */
+static void conform_windows(ab_window_queue *q) {
+    pthread_mutex_lock(&q->lock);
+    if (++q->finished == q->readers && q->readers_known) {
+        pthread_mutex_unlock(&q->lock);
+        ab_fold_windows(q); /* nobody else folds now: every reader is done */
+        pthread_mutex_lock(&q->lock);
+        if (q->fold_status || q->folded < q->taken) q->failed = true;
+        q->merged_ready = true;
+        pthread_cond_broadcast(&q->all_read);
+    } else {
+        while (!q->merged_ready) pthread_cond_wait(&q->all_read, &q->lock);
+    }
+    while (!q->failed && q->next_conform < q->taken) {
+        ab_part window = {q->roots[q->next_conform++], NULL, 0};
+        pthread_mutex_unlock(&q->lock);
+        jj_arrow_status s = window.root ? ab_conform_parts(&window, 1, q->merged) : JJ_ARROW_OK;
+        pthread_mutex_lock(&q->lock);
+        if (s) {
+            q->failed = true;
+            q->conform_status = s;
+        }
+    }
+    pthread_mutex_unlock(&q->lock);
+}
+
 static void *job_run(void *arg) {
     ab_job *job = arg;
     job->status = ab_read_queued_windows(job->queue, job->base->schema, job->base->opt, &job->parts, &job->windows,
                                          &job->n_parts, &job->err);
+    if (job->queue->roots) conform_windows(job->queue);
     return NULL;
 }
 
@@ -227,17 +256,28 @@ static jj_arrow_status read_parallel(const ab_read *base, size_t threads, ab_par
         if (queue.merged) queue.merged->kind = AB_STRUCT;
     }
     ab_job *jobs = calloc(threads, sizeof *jobs);
-    bool locks = false;
+    int locks = 0; /* of the lock, the fold lock and the condition: how many are made */
     if (!jobs || (!base->schema && (!queue.roots || !queue.read || !queue.merged)) ||
-        !(locks = !pthread_mutex_init(&queue.lock, NULL)) || pthread_mutex_init(&queue.fold_lock, NULL)) {
-        if (locks) pthread_mutex_destroy(&queue.lock);
+        (pthread_mutex_init(&queue.lock, NULL) || (locks++, pthread_mutex_init(&queue.fold_lock, NULL))) ||
+        (locks++, pthread_cond_init(&queue.all_read, NULL))) {
+        jj_arrow_status s = jobs ? JJ_ARROW_JSON : JJ_ARROW_NOMEM; /* no lock: one thread reads */
+        if (locks > 0) pthread_mutex_destroy(&queue.lock);
+        if (locks > 1) pthread_mutex_destroy(&queue.fold_lock);
         queue_free(&queue);
         free(jobs);
-        return locks ? JJ_ARROW_JSON : JJ_ARROW_NOMEM;
+        return s;
     }
     for (size_t i = 0; i < threads; i++) jobs[i] = (ab_job){.queue = &queue, .base = base};
     /* a thread that could not start leaves its windows to the others */
-    for (size_t i = 1; i < threads; i++) jobs[i].started = pthread_create(&jobs[i].thread, NULL, job_run, &jobs[i]) == 0;
+    size_t readers = 1;
+    for (size_t i = 1; i < threads; i++) {
+        jobs[i].started = pthread_create(&jobs[i].thread, NULL, job_run, &jobs[i]) == 0;
+        readers += jobs[i].started;
+    }
+    pthread_mutex_lock(&queue.lock);
+    queue.readers = readers;
+    queue.readers_known = true;
+    pthread_mutex_unlock(&queue.lock);
     job_run(&jobs[0]);
     jj_arrow_status s = JJ_ARROW_OK;
     size_t total = 0;
@@ -246,11 +286,12 @@ static jj_arrow_status read_parallel(const ab_read *base, size_t threads, ab_par
         if (jobs[i].status && (!s || jobs[i].status == JJ_ARROW_NOMEM)) s = jobs[i].status;
         total += jobs[i].n_parts;
     }
-    ab_fold_windows(&queue); /* the windows read last */
-    if (!s) s = queue.fold_status;
-    if (!s && queue.roots && queue.folded < queue.taken) s = JJ_ARROW_JSON; /* cannot be: one thread then */
+    if (!s) s = queue.fold_status ? queue.fold_status : queue.conform_status;
+    if (!s && queue.roots && (queue.folded < queue.taken || queue.next_conform < queue.taken))
+        s = JJ_ARROW_JSON; /* cannot be: one thread then */
     pthread_mutex_destroy(&queue.lock);
     pthread_mutex_destroy(&queue.fold_lock);
+    pthread_cond_destroy(&queue.all_read);
     if (!s && !total) s = JJ_ARROW_JSON; /* no record: one thread makes the empty table */
     if (!s) s = gather_parts(jobs, threads, queue.taken, parts, n_parts);
     for (size_t i = 0; i < threads; i++) {
@@ -258,16 +299,6 @@ static jj_arrow_status read_parallel(const ab_read *base, size_t threads, ab_par
         free(jobs[i].windows);
     }
     free(jobs);
-    if (!s && !base->schema) {
-        /* every window made of the types of them all, folded in order (each window's
-         * columns start of its thread's types so far, all from earlier windows) */
-        s = ab_conform_parts(*parts, *n_parts, queue.merged);
-        if (s) {
-            parts_free(*parts, *n_parts);
-            *parts = NULL;
-            *n_parts = 0;
-        }
-    }
     queue_free(&queue);
     return s;
 }
