@@ -10,9 +10,10 @@
  * 82.4 M instructions a call). Any error sends the whole input back to the exact way
  * (the plain tape), whose results and errors are the rule.
  *
- * With threads, the input is cut at line ends into parts read at once, each
- * into its own columns (without a schema, their inferred types are merged afterwards:
- * arrow_build_merge.c); a part that fails sends the whole input back to one thread.
+ * With threads, the input is cut at line ends into windows that the threads take in
+ * turn, each read into its own columns (without a schema, their inferred types are
+ * folded in order as they are read, and the windows made of them on the threads:
+ * arrow_build_merge.c); a window that fails sends the whole input back to one thread.
  * Inferring, a big input (or part) goes through a jj_arrow_reader in windows
  * (arrow_build_feed.c): its columns stay small. */
 #include <pthread.h>
