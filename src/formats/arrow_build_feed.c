@@ -260,7 +260,7 @@ void ab_fold_windows(ab_window_queue *q) {
     for (;;) {
         pthread_mutex_lock(&q->lock);
         size_t next = q->folded;
-        bool ready = !q->fold_status && next < q->taken && q->read[next];
+        bool ready = !q->failed && next < q->taken && q->read[next];
         const ab_col *root = ready ? q->roots[next] : NULL;
         pthread_mutex_unlock(&q->lock);
         if (!ready) break;
@@ -311,8 +311,12 @@ jj_arrow_status ab_read_queued_windows(ab_window_queue *q, const struct ArrowSch
     }
     if (s) {
         pthread_mutex_lock(&q->lock);
-        q->failed = true;
+        q->failed = true; /* no fold starts now */
         pthread_mutex_unlock(&q->lock);
+        if (q->roots) { /* a fold under way may read this thread's windows: they are freed below */
+            pthread_mutex_lock(&q->fold_lock);
+            pthread_mutex_unlock(&q->fold_lock);
+        }
         free(numbers);
     } else { /* moved out */
         *parts = r->parts;

@@ -369,6 +369,24 @@ static void test_threads_windows(void) {
     for (int k = 0; k < 3; k++)
         CHECK(!strcmp(keys[k], expected) && rows[k] == rows[0] && rows[0] > 0, "threads %u: '%s' (%lld rows), want '%s'",
               thread_counts[k], keys[k], (long long)rows[k], expected);
+    /* "a" a string in one early window: every thread count fails at the same record
+     * (a thread that fails frees its windows while the others may be folding theirs) */
+    const char *clash = "{\"a\":\"x\"}";
+    char *at = memchr(text + 5 * segment, '\n', segment) + 1, *end = memchr(at, '\n', segment);
+    memset(at, ' ', (size_t)(end - at));
+    memcpy(at, clash, strlen(clash));
+    jj_arrow_error first = {0};
+    for (int round = 0; round < 6; round++) {
+        unsigned threads = round < 2 ? 1 : round % 2 ? 2 : 4;
+        jj_arrow_options opt = {0, false, threads};
+        read_result r;
+        r.status = jj_arrow_read_ndjson(g_parser, (const uint8_t *)text, len, NULL, &opt, &r.stream, &r.rows, &r.err);
+        if (round == 0) first = r.err;
+        CHECK(r.status == JJ_ARROW_TYPE_CHANGE && r.err.record == first.record && r.err.record > 0,
+              "clash, threads %u: status %d record %lld (one thread: %lld)", threads, (int)r.status,
+              (long long)r.err.record, (long long)first.record);
+        if (!r.status) r.stream.release(&r.stream);
+    }
     free(text);
 }
 
