@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""threads= of json_to_msgpack(ndjson=True), msgpack_to_json(stream=True) and dumpb_arrow:
+"""threads= of json_to_msgpack(ndjson=True), msgpack_to_json(stream=True), dumpb_arrow and
+loads_arrow (GitHub events inferred and with a schema of 6 fields, and bench_arrow.py's flat
+file; each call ends with a pyarrow.Table, released inside the timing):
 threads=2 against threads=1 on generated GitHub-events NDJSON (bench_many.py's
 make_events_ndjson), with the single-thread peers of the same conversions in the same run
 (ormsgpack/msgpack + orjson line by line; polars' write_ndjson and orjson over
@@ -12,7 +14,7 @@ process's CPU time with threads=1 over the calling thread's CPU time with thread
 over half the process's CPU time with threads=2 (best of --rounds each): the speedup two
 idle cores would give, bounded by the calling thread's share and by the work added.
 
-    PYTHONPATH=... python3 bench/bench_format_threads.py [--mb 40] [--rounds 11]
+    PYTHONPATH=... python3 bench/bench_format_threads.py [--mb 40] [--rounds 11] [--only-loads-arrow]
 """
 
 from __future__ import annotations
@@ -58,15 +60,34 @@ def cpu(single, threaded, data, rounds):
           f"at most {bound:.2f}x on two idle cores")
 
 
+def read_arrow(data, args):
+    """NDJSON -> Arrow: loads_arrow threads=2 against threads=1."""
+    import pyarrow as pa
+    from bench_arrow import EVENTS_SCHEMA, make_flat_ndjson
+    flat = make_flat_ndjson(args.mb)
+    for label, text, schema in (("events, inferred", data, None), ("events, schema of 6 fields", data, EVENTS_SCHEMA),
+                                ("flat, inferred", flat, None)):
+        one = "loads_arrow threads=1"
+        reads = {one: lambda d, s=schema: pa.table(jetjson.loads_arrow(d, s, threads=1)),
+                 "loads_arrow threads=2": lambda d, s=schema: pa.table(jetjson.loads_arrow(d, s, threads=2))}
+        assert reads[one](text).equals(reads["loads_arrow threads=2"](text)), label
+        print(f"\nloads_arrow, {label} (load {os.getloadavg()[0]:.1f})")
+        wall(reads, text, args.rounds, one)
+        cpu(reads[one], reads["loads_arrow threads=2"], text, args.rounds)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--mb", type=float, default=40)
     ap.add_argument("--rounds", type=int, default=11)
+    ap.add_argument("--only-loads-arrow", action="store_true", help="the loads_arrow cases alone")
     args = ap.parse_args()
     data = make_events_ndjson(args.mb)
     lines = data.splitlines()
     print(f"GitHub events NDJSON: {len(data) / 1e6:.1f} MB, {len(lines)} lines, {os.cpu_count()} cores, "
           f"load {os.getloadavg()[0]:.1f}")
+    if args.only_loads_arrow:
+        return read_arrow(data, args)
 
     # JSON -> MessagePack
     one = "json_to_msgpack threads=1"
@@ -126,7 +147,7 @@ def main():
     for n, t in sorted(best.items(), key=lambda kv: kv[1]):
         print(f"  {n:44s} {t * 1e3:9.2f} ms  {len(out) / t / 1e9:6.2f} GB/s out {best[one] / t:5.2f}x {one}")
     cpu(arrow[one], arrow["dumpb_arrow threads=2"], table, args.rounds)
-
+    read_arrow(data, args)
 
 if __name__ == "__main__":
     main()

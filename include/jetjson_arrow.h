@@ -42,13 +42,17 @@
  * jj_arrow_release_kept gives them all back.
  *
  * Threads: any number of calls at once (one parser each). With
- * opt->threads > 1, parts of at least 256 KiB are read on threads of their own
- * (pthreads), each record on one line; without a schema, the types the parts inferred
- * are merged as one pass would have inferred them. A part that fails (or types that do
+ * opt->threads > 1 (and 256 KiB of input a thread), the calling thread and threads of
+ * its own (pthreads) read the input, each record on one line: inferring, in windows
+ * (below) that each thread takes in turn as it is free, so a slower thread takes fewer;
+ * with a schema, one part per thread. The types the windows inferred are merged in the
+ * input's order as one pass would have inferred them (folded as the windows are read,
+ * the windows then made of them on the threads). A window that fails (or types that do
  * not mix) makes the whole input read again on the calling thread, so results and
- * errors do not depend on the threads. Inferring, an input over 2 MiB (or a thread's
- * part) is read in windows of 1 MiB or more, each into columns of its own (as by
- * jj_arrow_reader below): faster, the same result. */
+ * errors do not depend on the threads. Inferring, an input over 2 MiB is read in
+ * windows of 1 MiB or more (16 KiB a column past 64 columns, never more than its share
+ * of a thread), each into columns of its own (as by jj_arrow_reader below) and one or
+ * more record batches: faster, the same table. */
 #ifndef JETJSON_ARROW_H
 #define JETJSON_ARROW_H
 

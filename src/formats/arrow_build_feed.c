@@ -5,6 +5,7 @@
  * goes on as one pass would, errors included); the parts are the table's batches, their
  * types merged as they come and the parts made of them at the end (arrow_build_merge.c).
  * Record numbers and byte offsets in errors count from the start of the stream. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,22 +181,29 @@ jj_arrow_status jj_arrow_reader_finish(jj_arrow_reader *r, struct ArrowArrayStre
     return s ? nomem(err) : JJ_ARROW_OK;
 }
 
-/* Feeds buf[0..len) to r in windows of AB_CHUNK bytes, or AB_CHUNK_PER_COLUMN bytes a
- * column (each window costs some work per column: many columns, bigger windows), or
- * block_size if larger; a window doubled while no record ends in it. With a schema, in
- * one window: most values are skipped, the columns are small, windows only cost (events
- * with 6 fields: 16.6 -> 17.2 ms). */
+/* The size of r's next window: AB_CHUNK bytes, or AB_CHUNK_PER_COLUMN bytes a column of
+ * its last window (each window costs some work per column: many columns, bigger
+ * windows), or block_size if larger. With a schema, the whole input: most values are
+ * skipped, the columns are small, windows only cost (events with 6 fields: 16.6 -> 17.2
+ * ms). */
+static size_t window_size(jj_arrow_reader *r, const jj_arrow_options *opt) {
+    if (r->schema) return SIZE_MAX;
+    size_t base = opt && opt->block_size > AB_CHUNK ? opt->block_size : AB_CHUNK;
+    size_t wide = r->columns < SIZE_MAX / AB_CHUNK_PER_COLUMN ? r->columns * AB_CHUNK_PER_COLUMN : SIZE_MAX;
+    /* a window widened for its columns is one batch: pyarrow's import costs per
+     * column and batch (GitHub events, 206 columns, 40 MB: 46 batches 3.3 ms, 14
+     * batches 1.7 ms), serial after the threads */
+    if (wide > base && wide > r->opt.block_size) r->opt.block_size = wide;
+    return wide > base ? wide : base;
+}
+
+/* Feeds buf[0..len) to r in windows of window_size, one doubled while no record ends
+ * in it. */
 static jj_arrow_status feed_windows(jj_arrow_reader *r, const uint8_t *buf, size_t len, const jj_arrow_options *opt,
                                     jj_arrow_error *err) {
-    size_t base = opt && opt->block_size > AB_CHUNK ? opt->block_size : AB_CHUNK, chunk = base, window = chunk;
-    size_t from = 0;
+    size_t window = 0, from = 0;
     for (;;) {
-        size_t wide = r->columns < SIZE_MAX / AB_CHUNK_PER_COLUMN ? r->columns * AB_CHUNK_PER_COLUMN : SIZE_MAX;
-        chunk = r->schema ? SIZE_MAX : wide > base ? wide : base;
-        /* a window widened for its columns is one batch: pyarrow's import costs per
-         * column and batch (GitHub events, 206 columns, 40 MB: 46 batches 3.3 ms, 14
-         * batches 1.7 ms), serial after the threads */
-        if (!r->schema && wide > base && wide > r->opt.block_size) r->opt.block_size = wide;
+        size_t chunk = window_size(r, opt);
         if (window < chunk) window = chunk;
         size_t n = len - from < window ? len - from : window;
         bool more = from + n < len;
@@ -224,26 +232,98 @@ jj_arrow_status ab_read_chunked(jj_parser *parser, const uint8_t *buf, size_t le
     return s;
 }
 
-jj_arrow_status ab_read_chunked_parts(const uint8_t *buf, size_t len, const struct ArrowSchema *schema,
-                                      const jj_arrow_options *opt, ab_part **parts, size_t *n_parts,
-                                      ab_col **types, jj_arrow_error *err) {
+/* The next window of q for r: bytes [*from, *to) of q->buf, number *number; false when
+ * none is left (or another thread failed). */
+static bool take_window(ab_window_queue *q, jj_arrow_reader *r, const jj_arrow_options *opt, size_t *from,
+                        size_t *to, size_t *number) {
+    size_t size = window_size(r, opt);
+    if (size > q->share) size = q->share; /* with a schema (or windows of block_size): one per thread */
+    pthread_mutex_lock(&q->lock);
+    bool got = !q->failed && q->from < q->len;
+    if (got) {
+        *from = q->from;
+        *to = q->len;
+        if (q->len - q->from > size) {
+            /* the line that holds the window's last byte ends it */
+            const uint8_t *nl = memchr(q->buf + q->from + size - 1, '\n', q->len - (q->from + size - 1));
+            if (nl) *to = (size_t)(nl - q->buf) + 1;
+        }
+        q->from = *to;
+        *number = q->taken++;
+    }
+    pthread_mutex_unlock(&q->lock);
+    return got;
+}
+
+void ab_fold_windows(ab_window_queue *q) {
+    if (!q->roots || pthread_mutex_trylock(&q->fold_lock)) return;
+    for (;;) {
+        pthread_mutex_lock(&q->lock);
+        size_t next = q->folded;
+        bool ready = !q->failed && next < q->taken && q->read[next];
+        const ab_col *root = ready ? q->roots[next] : NULL;
+        pthread_mutex_unlock(&q->lock);
+        if (!ready) break;
+        /* the window's thread no longer changes its columns: only reads them */
+        if (root && (q->fold_status = ab_merge_type(q->merged, root))) {
+            pthread_mutex_lock(&q->lock);
+            q->failed = true; /* types that do not mix: read again on one thread */
+            pthread_mutex_unlock(&q->lock);
+        }
+        q->folded = next + 1;
+    }
+    pthread_mutex_unlock(&q->fold_lock);
+}
+
+jj_arrow_status ab_read_queued_windows(ab_window_queue *q, const struct ArrowSchema *schema,
+                                       const jj_arrow_options *opt, ab_part **parts, size_t **windows,
+                                       size_t *n_parts, jj_arrow_error *err) {
     *parts = NULL;
+    *windows = NULL;
     *n_parts = 0;
-    *types = NULL;
     jj_parser *parser = ab_parser_take();
     jj_arrow_reader *r = parser ? reader_new(schema, opt, parser) : NULL;
-    if (!r) {
-        ab_parser_give(parser);
-        return nomem(err);
+    jj_arrow_status s = r ? JJ_ARROW_OK : nomem(err);
+    size_t *numbers = NULL, numbers_cap = 0, from, to, number;
+    while (!s && take_window(q, r, opt, &from, &to, &number)) {
+        size_t before = r->n_parts, used;
+        r->offset = from; /* error offsets are not kept: a failure is read again on one thread */
+        s = jj_arrow_reader_feed(r, q->buf + from, to - from, false, &used, err);
+        bool kept = !s && r->n_parts > before; /* a window of blank lines has no part */
+        if (!s && q->roots && number < q->n_slots) {
+            pthread_mutex_lock(&q->lock);
+            q->roots[number] = kept ? r->parts[r->n_parts - 1].root : NULL;
+            q->read[number] = true;
+            pthread_mutex_unlock(&q->lock);
+            ab_fold_windows(q);
+        }
+        if (!kept) continue;
+        if (r->n_parts > numbers_cap) {
+            size_t *grown = realloc(numbers, r->parts_cap * sizeof *grown);
+            if (!grown) {
+                s = nomem(err);
+                continue;
+            }
+            numbers = grown;
+            numbers_cap = r->parts_cap;
+        }
+        numbers[r->n_parts - 1] = number;
     }
-    jj_arrow_status s = feed_windows(r, buf, len, opt, err);
-    if (!s) { /* moved out */
+    if (s) {
+        pthread_mutex_lock(&q->lock);
+        q->failed = true; /* no fold starts now */
+        pthread_mutex_unlock(&q->lock);
+        if (q->roots) { /* a fold under way may read this thread's windows: they are freed below */
+            pthread_mutex_lock(&q->fold_lock);
+            pthread_mutex_unlock(&q->fold_lock);
+        }
+        free(numbers);
+    } else { /* moved out */
         *parts = r->parts;
+        *windows = numbers;
         *n_parts = r->n_parts;
         r->parts = NULL;
         r->n_parts = r->parts_cap = 0;
-        *types = r->merged;
-        r->merged = NULL;
     }
     jj_arrow_reader_free(r);
     ab_parser_give(parser);

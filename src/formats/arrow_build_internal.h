@@ -3,6 +3,7 @@
 #ifndef JJ_ARROW_BUILD_INTERNAL_H
 #define JJ_ARROW_BUILD_INTERNAL_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -187,13 +188,47 @@ jj_arrow_status ab_read_by_documents(ab_read *r);
 jj_arrow_status ab_read_chunked(jj_parser *parser, const uint8_t *buf, size_t len, const struct ArrowSchema *schema,
                                 const jj_arrow_options *opt, struct ArrowArrayStream *out, int64_t *num_rows,
                                 jj_arrow_error *err);
-/* The same for one thread's part of an input: its windows' parts handed over as they
- * are (*parts, *n_parts: moved out; inferred types not conformed, with a schema
- * finished) and, inferring, *types the merge of their types (moved out; else NULL):
- * merged on the part's thread, not after the join. */
-jj_arrow_status ab_read_chunked_parts(const uint8_t *buf, size_t len, const struct ArrowSchema *schema,
-                                      const jj_arrow_options *opt, ab_part **parts, size_t *n_parts,
-                                      ab_col **types, jj_arrow_error *err);
+/* An input read by several threads (ab_read_queued_windows), handed out in windows of
+ * whole lines in order, each to the first thread that asks: a thread slowed by anything
+ * (its data, its core shared with other work) takes fewer, so none idles long at the
+ * end. `lock` guards the rest. */
+typedef struct ab_window_queue {
+    pthread_mutex_t lock;
+    const uint8_t *buf;
+    size_t len;
+    size_t from;        /* where the next window starts */
+    size_t taken;       /* windows handed out so far (the next one's number) */
+    size_t share;       /* no window is larger: len / threads, rounded up */
+    bool failed;        /* a thread failed: the others take no more */
+    /* inferring (else roots is NULL): the windows' types folded in order as they are
+     * read, by whichever thread finds the next one read, so that little is left to merge
+     * after the threads */
+    ab_col **roots;       /* by number: a read window's columns (NULL: none, no record) */
+    bool *read;           /* by number: the window is read */
+    size_t n_slots;       /* room in roots and read: more than windows can be taken */
+    pthread_mutex_t fold_lock; /* held by the thread folding (alone with merged, folded) */
+    ab_col *merged;       /* the types of windows [0, folded) */
+    size_t folded;
+    jj_arrow_status fold_status;
+    /* inferring, after the reading: the threads wait for the last one (which folds the
+     * windows read last), then make windows of the merged types, taken in turn */
+    pthread_cond_t all_read;
+    size_t readers, finished; /* threads reading (known once readers_known), done reading */
+    bool readers_known, merged_ready;
+    size_t next_conform;
+    jj_arrow_status conform_status;
+} ab_window_queue;
+/* Folds into q->merged the types of the windows read, in order, up to the first not yet
+ * read; returns at once when another thread is folding. q->fold_status says how it went. */
+void ab_fold_windows(ab_window_queue *q);
+/* One thread's share of q: windows taken in turn and read by one reader, whose inferred
+ * types go on from one of its windows to its next (a later one: the types one pass
+ * would have there include them). Each window read is a part (*parts, moved out;
+ * inferred types not conformed, with a schema finished) and (*windows) its number in
+ * q's order. On failure q->failed is set and nothing is kept. */
+jj_arrow_status ab_read_queued_windows(ab_window_queue *q, const struct ArrowSchema *schema,
+                                       const jj_arrow_options *opt, ab_part **parts, size_t **windows,
+                                       size_t *n_parts, jj_arrow_error *err);
 
 /* The stream over parts[0..n) (moved in: freed on failure), *num_rows their rows. */
 jj_arrow_status ab_parts_to_stream(ab_part *parts, size_t n, struct ArrowArrayStream *out, int64_t *num_rows);

@@ -327,6 +327,69 @@ static void schema_key(struct ArrowArrayStream *s, char *out, size_t cap) {
     schema.release(&schema);
 }
 
+/* Inferred on threads that take windows in turn: a field first met in segment i (one
+ * window or more each, a run of blank lines among them) comes i-th, as one pass puts
+ * it, whichever thread read which window; "a" turns from int64 to double in the last
+ * segment only. The schema key of threads 2 and 4 is that of one thread, and the one
+ * worked out here. */
+static void test_threads_windows(void) {
+    enum { SEGMENTS = 8 };
+    size_t segment = 700000;
+    char *text = malloc(SEGMENTS * segment + 64);
+    if (!text) return;
+    size_t len = 0;
+    char expected[256] = "", line[64];
+    for (int i = 0; i < SEGMENTS; i++) {
+        if (i == 3) { /* a segment of blank lines only: a window with no record */
+            memset(text + len, '\n', segment);
+            len += segment;
+            continue;
+        }
+        int n = snprintf(line, sizeof line, i == SEGMENTS - 1 ? "{\"s%d\":\"x\",\"a\":0.5}\n" : "{\"s%d\":%d,\"a\":1}\n",
+                         i, i);
+        for (size_t end = len + segment; len < end; len += (size_t)n) memcpy(text + len, line, (size_t)n);
+        snprintf(expected + strlen(expected), sizeof expected - strlen(expected), "s%d:%s:0 ", i,
+                 i == SEGMENTS - 1 ? "u" : "l");
+        if (i == 0) strcat(expected, "a:g:0 ");
+    }
+    char keys[3][256];
+    int64_t rows[3] = {0, 0, 0};
+    unsigned thread_counts[3] = {1, 2, 4};
+    for (int k = 0; k < 3; k++) {
+        jj_arrow_options opt = {0, false, thread_counts[k]};
+        read_result r;
+        r.status = jj_arrow_read_ndjson(g_parser, (const uint8_t *)text, len, NULL, &opt, &r.stream, &r.rows, &r.err);
+        keys[k][0] = 0;
+        CHECK(r.status == JJ_ARROW_OK, "threads %u: status %d", thread_counts[k], (int)r.status);
+        if (r.status) continue;
+        rows[k] = r.rows;
+        schema_key(&r.stream, keys[k], sizeof keys[k]);
+        r.stream.release(&r.stream);
+    }
+    for (int k = 0; k < 3; k++)
+        CHECK(!strcmp(keys[k], expected) && rows[k] == rows[0] && rows[0] > 0, "threads %u: '%s' (%lld rows), want '%s'",
+              thread_counts[k], keys[k], (long long)rows[k], expected);
+    /* "a" a string in one early window: every thread count fails at the same record
+     * (a thread that fails frees its windows while the others may be folding theirs) */
+    const char *clash = "{\"a\":\"x\"}";
+    char *at = memchr(text + 5 * segment, '\n', segment) + 1, *end = memchr(at, '\n', segment);
+    memset(at, ' ', (size_t)(end - at));
+    memcpy(at, clash, strlen(clash));
+    jj_arrow_error first = {0};
+    for (int round = 0; round < 6; round++) {
+        unsigned threads = round < 2 ? 1 : round % 2 ? 2 : 4;
+        jj_arrow_options opt = {0, false, threads};
+        read_result r;
+        r.status = jj_arrow_read_ndjson(g_parser, (const uint8_t *)text, len, NULL, &opt, &r.stream, &r.rows, &r.err);
+        if (round == 0) first = r.err;
+        CHECK(r.status == JJ_ARROW_TYPE_CHANGE && r.err.record == first.record && r.err.record > 0,
+              "clash, threads %u: status %d record %lld (one thread: %lld)", threads, (int)r.status,
+              (long long)r.err.record, (long long)first.record);
+        if (!r.status) r.stream.release(&r.stream);
+    }
+    free(text);
+}
+
 /* text fed to a jj_arrow_reader `chunk` bytes at a time, as a file object's reader
  * does (the unused tail given again before the next bytes). */
 static read_result read_chunks(const char *text, const struct ArrowSchema *schema, size_t chunk) {
@@ -436,6 +499,7 @@ int main(void) {
     test_schema();
     test_threads();
     test_threads_inferred();
+    test_threads_windows();
     test_reader();
     test_pages_reused();
     jj_parser_delete(g_parser);
