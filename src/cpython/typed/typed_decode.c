@@ -592,6 +592,13 @@ static PyObject *jt_convert(jt_ctx *c, const jj_tnode *n, size_t *pt) {
     case JJ_UINT64:
     case JJ_BIGINT:
         *pt = t + 2;
+        /* msgspec reads an integer past 64 bits as a float unless a plain int (or a
+         * Decimal) is asked for: an int enum or Literal does not take it */
+        if (type == JJ_BIGINT && (kinds & JT_INT) && n->int_kind != JT_PLAIN && !n->decimal) {
+            if (kinds & JT_FLOAT) return jt_int_as_float(c, t);
+            jj_tpath_expected(&c->err, n, "float");
+            return NULL;
+        }
         if (kinds & JT_INT) {
             if (n->decimal && type == JJ_BIGINT)
                 return jj_typed_decimal(&c->err, n, c->input + jj_tape_payload(w), (size_t)c->tape[t + 1]);

@@ -6,6 +6,15 @@
 
 static PyObject *jo_value(jj_tpath *e, const jj_tnode *n, PyObject *v);
 
+/* An int outside [-2**63, 2**64), which msgspec reads as a float. */
+static int jo_past_64_bits(PyObject *v) {
+    int overflow;
+    PyLong_AsLongLongAndOverflow(v, &overflow);
+    int big = overflow < 0 || (overflow > 0 && (PyLong_AsUnsignedLongLong(v), PyErr_Occurred() != NULL));
+    PyErr_Clear();
+    return big;
+}
+
 static PyObject *jo_lookup(jj_tpath *e, PyObject *map, PyObject *value) {
     PyObject *hit = map ? PyDict_GetItemWithError(map, value) : NULL;
     if (hit) return Py_NewRef(hit);
@@ -155,7 +164,10 @@ static PyObject *jo_convert(jj_tpath *e, const jj_tnode *n, PyObject *v) {
         else jj_tpath_expected(e, n, "bool");
     } else if (PyLong_Check(v)) {
         if (n->decimal) return jo_decimal(n, v);
-        if (kinds & JT_INT) return n->int_kind == JT_PLAIN ? Py_NewRef(v) : jo_lookup(e, n->int_map, v);
+        /* an int enum or Literal takes no integer past 64 bits (msgspec: a float) */
+        int lookup_big = (kinds & JT_INT) && n->int_kind != JT_PLAIN && jo_past_64_bits(v);
+        if ((kinds & JT_INT) && !lookup_big)
+            return n->int_kind == JT_PLAIN ? Py_NewRef(v) : jo_lookup(e, n->int_map, v);
         if (kinds & JT_FLOAT) {
             double d = PyLong_AsDouble(v);
             if (d == -1.0 && PyErr_Occurred()) {
@@ -167,11 +179,7 @@ static PyObject *jo_convert(jj_tpath *e, const jj_tnode *n, PyObject *v) {
             return PyFloat_FromDouble(d);
         }
         /* past 64 bits msgspec says float, as the tape's big ints do (typed_decode.c) */
-        int overflow;
-        PyLong_AsLongLongAndOverflow(v, &overflow);
-        int big = overflow < 0 || (overflow > 0 && (PyLong_AsUnsignedLongLong(v), PyErr_Occurred() != NULL));
-        PyErr_Clear();
-        jj_tpath_expected(e, n, big ? "float" : "int");
+        jj_tpath_expected(e, n, jo_past_64_bits(v) ? "float" : "int");
     } else if (PyFloat_Check(v)) {
         if (n->decimal) return jo_decimal(n, v);
         if (kinds & JT_FLOAT) return Py_NewRef(v);
