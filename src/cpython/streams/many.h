@@ -3,8 +3,9 @@
  * windows of about batch_size bytes, and gives each as a Python object, a lazy view,
  * or the values at some JSON Pointers.
  *
- * Files: many.c (input, windows, the iterator type), many_docs.c (one document: its
- * value, the values at the fields, json's verdict when the engine refuses it),
+ * Files: many.c (input, windows, the formats' rules), many_type.c (the iterator type,
+ * its constructor and fields=), many_docs.c (one document: its value, the values at the
+ * fields, json's verdict when the engine refuses it),
  * many_stream.c (file objects, Decoder chunks), many_threads.c (windows parsed ahead on
  * the engine's worker pool, threads=N). */
 #ifndef JJ_CPYTHON_STREAMS_MANY_H
@@ -169,6 +170,8 @@ jj_error jj_threads_take_lazy(jj_many_iter *it);
 void jj_threads_stop(jj_many_iter *it);
 
 PyObject *jj_many_open(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+/* Takes `data` as loads_many reads it (many.c): 0, or -1 with an exception. */
+int jj_many_take_input(jj_many_iter *it, PyObject *data);
 /* The next document's value; NULL at the end, with an exception, or (fed) starved. */
 PyObject *jj_many_next_value(jj_many_iter *it);
 /* many_stream.c: streamed input. */
