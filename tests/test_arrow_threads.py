@@ -21,7 +21,7 @@ import jetjson
 pa = pytest.importorskip("pyarrow")
 pytest.importorskip("pyarrow.json")
 
-from arrow_oracle import oracle  # noqa: E402 - after the skip
+from arrow_oracle import check_threads, oracle  # noqa: E402 - after the skip
 
 try:
     from conftest import hyp_settings
@@ -30,18 +30,7 @@ except ImportError:  # tests/ turned into a package
 
 
 def check(data, threads=(1, 2, 3, 4)):
-    exp = oracle(data)
-    for n in threads:
-        try:
-            got = pa.table(jetjson.loads_arrow(data, threads=n))
-        except ValueError as exc:
-            got = exc
-        if isinstance(exp, Exception):
-            assert isinstance(got, Exception), f"threads={n}: pyarrow refused ({exp}), loads_arrow gave a table"
-            continue
-        assert not isinstance(got, Exception), f"threads={n}: {got!r}"
-        assert got.schema == exp.schema, f"threads={n}\nours:    {got.schema}\npyarrow: {exp.schema}"
-        assert got.equals(exp), f"threads={n}: values differ"
+    check_threads(data, threads)
 
 
 def value(kind, i, rng):

@@ -18,7 +18,7 @@ import jetjson
 pa = pytest.importorskip("pyarrow")
 pytest.importorskip("pyarrow.json")
 
-from arrow_oracle import oracle  # noqa: E402 - after the skip
+from arrow_oracle import check_threads, oracle  # noqa: E402 - after the skip
 
 try:
     from conftest import hyp_settings
@@ -28,23 +28,8 @@ except ImportError:  # tests/ turned into a package
 WIDE = 80  # columns: past 64, the windows are 16 KiB a column (1.25 MiB here)
 
 
-def ours(data, **kw):
-    try:
-        return pa.table(jetjson.loads_arrow(data, **kw))
-    except ValueError as exc:
-        return exc
-
-
-def check_threads(data, threads=(1, 2, 3)):
-    exp = oracle(data)
-    for n in threads:
-        got = ours(data, threads=n)
-        if isinstance(exp, Exception):
-            assert isinstance(got, Exception), f"threads={n}: pyarrow refused ({exp}), loads_arrow gave a table"
-            continue
-        assert not isinstance(got, Exception), f"threads={n}: {got!r}"
-        assert got.schema == exp.schema, f"threads={n}\nours:    {got.schema}\npyarrow: {exp.schema}"
-        assert got.equals(exp), f"threads={n}: values differ"
+def check(data, threads=(1, 2, 3)):
+    check_threads(data, threads)
 
 
 def lines(records):
@@ -111,7 +96,7 @@ BASE = ["int", "double", "str", "ts", "bool", "obj"] * (WIDE // 6) + ["int"] * (
 def test_wide_parts_against_pyarrow(second):
     # 1.3 MB per part: threads=1 reads the 2.6 MB in windows, threads=2 and 3 in parts
     data = part(BASE, 1300 * 1024, 1) + part(second, 1300 * 1024, 2, nulls=0.1)
-    check_threads(data)
+    check(data)
 
 
 def columns(schema):
@@ -175,7 +160,7 @@ def test_hypothesis_wide_parts(first, changes, seed, nulls, clash):
     if clash:  # one field of any type (mostly one that does not mix: an error)
         second[clash[0]] = clash[1]
     data = part(first, 1100 * 1024, seed, nulls=nulls) + part(second, 1100 * 1024, seed + 1)
-    check_threads(data)
+    check(data)
 
 
 TIMESTAMP_TEXTS = st.one_of(
@@ -199,4 +184,4 @@ def test_hypothesis_timestamp_columns(texts, big):
     data = tail
     if big:
         data = repeated([{"t": "2020-05-06T07:08:09Z", "i": 1}, {"t": None, "i": 2}], 2200 * 1024) + tail
-    check_threads(data, threads=(1, 2) if big else (1,))
+    check(data, threads=(1, 2) if big else (1,))
