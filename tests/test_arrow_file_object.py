@@ -13,7 +13,7 @@ import sys
 import textwrap
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import given
 from hypothesis import strategies as st
 
 import jetjson

@@ -10,7 +10,6 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-import jetjson
 
 pa = pytest.importorskip("pyarrow")
 

@@ -16,7 +16,6 @@ import datetime as dt
 import decimal
 import io
 import json
-import math
 import os
 import sys
 

@@ -302,8 +302,8 @@ def test_exception_from_fn_is_the_first():
 def test_inputs_of_every_kind(tmp_path):
     data = stream_with_error("whitespace", "none", "syntax", n=500)
     exp = list(jetjson.loads_many(data, batch_size=BATCH))
-    for kind, given in [("str", data.decode()), ("bytearray", bytearray(data)), ("memoryview", memoryview(data))]:
-        identical(jetjson.loads_many(given, threads=2, batch_size=BATCH), exp, kind)
+    for kind, value in [("str", data.decode()), ("bytearray", bytearray(data)), ("memoryview", memoryview(data))]:
+        identical(jetjson.loads_many(value, threads=2, batch_size=BATCH), exp, kind)
     path = tmp_path / "s.ndjson"
     path.write_bytes(data)
     identical(jetjson.load_many_file(str(path), threads=2, batch_size=BATCH), exp, "load_many_file")

@@ -9,7 +9,7 @@ import dataclasses
 import json
 import sys
 import textwrap
-from typing import Any, Dict, Generic, List, NamedTuple, Optional, Tuple, TypedDict, TypeVar
+from typing import Dict, Generic, List, NamedTuple, Optional, Tuple, TypedDict, TypeVar
 
 import pytest
 
@@ -19,6 +19,7 @@ from conftest import hyp_settings, traced_growth
 msgspec = pytest.importorskip("msgspec")
 
 from test_typed import _value_for, type_trees  # noqa: E402
+from typed_oracle import assert_like_msgspec  # noqa: E402
 
 T = TypeVar("T")
 K = TypeVar("K")
@@ -65,20 +66,6 @@ class Outer(Generic[T]):
 class NT(NamedTuple, Generic[T]):
     x: T
     y: int = 0
-
-
-def outcome(fn, data, t):
-    try:
-        r = fn(data, type=t)
-    except (jetjson.ValidationError, msgspec.ValidationError) as e:
-        return ("invalid", str(e))
-    except TypeError as e:
-        return ("TypeError", str(e))
-    return ("ok", repr(r), type(r))
-
-
-def assert_like_msgspec(data, t):
-    assert outcome(jetjson.loads, data, t) == outcome(msgspec.json.decode, data, t), (t, data)
 
 
 CASES = [

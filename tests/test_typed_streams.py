@@ -7,13 +7,12 @@ documents are those of the untyped stream (``loads_many`` without a type), itsel
 tested against json.loads.
 """
 
-import dataclasses
 import decimal
 import io
 import json
 import sys
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, TypedDict
+from typing import Dict, List, Optional, TypedDict
 
 import pytest
 
