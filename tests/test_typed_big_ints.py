@@ -1,6 +1,8 @@
 """Integers past 64 bits against int enums and int Literals: msgspec reads such an
 integer as a float unless a plain int is asked for, so an IntEnum or a Literal of ints
-refuses it as a float (and a union with float takes it as one). Checked against msgspec."""
+refuses it as a float (and a union with float takes it as one). Then the same integers
+against the other types, and integer texts of every length around the 18 digits read
+straight from the text. Checked against msgspec."""
 
 import enum
 import json
