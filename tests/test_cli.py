@@ -518,6 +518,21 @@ def test_convert_roundtrip(tmp_path):
     assert _cli_run(["convert", "--to", "ndjson"], stdin=b'{"a": 1}')[0] == 1
 
 
+@pytest.mark.parametrize("command", [[], ["minify"], ["convert", "--to", "msgpack"], ["get"]],
+                         ids=lambda a: " ".join(a) or "format")
+def test_file_errors_of_each_command(tmp_path, command):
+    """A missing file, a directory, an output that cannot be opened: one line, no traceback."""
+    tail = ["/a"] if command == ["get"] else []
+    for target, words in ((tmp_path / "missing.json", "no such file"), (tmp_path, "is a directory")):
+        status, out, err = _cli_run(command + [str(target)] + tail)
+        assert status == 1 and out == b"" and words in err and "Traceback" not in err
+    if command != ["get"]:
+        src = tmp_path / "in.json"
+        src.write_bytes(b"[1]")
+        status, _, err = _cli_run(command + [str(src), str(tmp_path / "no" / "such" / "dir.out")])
+        assert status == 1 and "no such file" in err and "Traceback" not in err
+
+
 def _no_duplicate_keys(raw):
     def pairs(items):
         if len({k for k, _ in items}) != len(items):

@@ -13,7 +13,7 @@ import time
 import pytest
 
 from jetjson import _cli
-from test_cli import _cli_run, _env
+from test_cli import _env
 
 def _proc(args, stdin=b"", module="jetjson", **kw):
     return subprocess.run([sys.executable, "-m", module] + args, input=stdin, capture_output=True,
@@ -35,21 +35,6 @@ def test_process_stdin_stdout(doc, tmp_path):
     assert (ours.returncode, ours.stderr) == (theirs.returncode, theirs.stderr)
     if theirs.returncode == 0:
         assert (tmp_path / "a.out").read_bytes() == (tmp_path / "b.out").read_bytes()
-
-
-@pytest.mark.parametrize("command", [[], ["minify"], ["convert", "--to", "msgpack"], ["get"]],
-                         ids=lambda a: " ".join(a) or "format")
-def test_file_errors_of_each_command(tmp_path, command):
-    """A missing file, a directory, an output that cannot be opened: one line, no traceback."""
-    tail = ["/a"] if command == ["get"] else []
-    for target, words in ((tmp_path / "missing.json", "no such file"), (tmp_path, "is a directory")):
-        status, out, err = _cli_run(command + [str(target)] + tail)
-        assert status == 1 and out == b"" and words in err and "Traceback" not in err
-    if command != ["get"]:
-        src = tmp_path / "in.json"
-        src.write_bytes(b"[1]")
-        status, _, err = _cli_run(command + [str(src), str(tmp_path / "no" / "such" / "dir.out")])
-        assert status == 1 and "no such file" in err and "Traceback" not in err
 
 
 def test_process_file_errors(tmp_path):
