@@ -104,6 +104,9 @@ typedef struct jj_kernels {
     /* Finishes the raw number whose tape words are w (see jj_lazy_finish) as stage2
      * parses numbers (its SIMD fast path): JJ_OK, or JJ_ERR_NUMBER. */
     jj_error (*finish_number)(const uint8_t *buf, size_t len, uint64_t *w);
+    /* Adds the continuation bytes (10xxxxxx) and line breaks of buf[0..len) to the
+     * counts; returns the offset of the last line break, SIZE_MAX when none. */
+    size_t (*count_text)(const uint8_t *buf, size_t len, size_t *continuations, size_t *lines);
 } jj_kernels;
 
 /* The kernels chosen for this machine (once, thread-safe); JETJSON_FORCE_ISA overrides. */

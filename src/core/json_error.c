@@ -10,9 +10,6 @@
  * which give the same answer on the bytes (a multi-byte character never equals one). */
 #include <stdlib.h>
 #include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 #include "engine_internal.h"
 
@@ -293,68 +290,11 @@ size_t jj_utf8_chars(const uint8_t *buf, size_t len) {
     return count;
 }
 
-#if defined(__SSE2__)
-/* Adds the continuation bytes (10xxxxxx) and line breaks of buf[0..n) (n a multiple of
- * 16) to the counts; returns the offset of the last 16-byte block holding a line break,
- * SIZE_MAX if none. A stream drops every byte it has read through jj_text_position_of
- * (to keep its errors' positions), so this runs over the whole input: per-byte counters
- * in vector lanes, summed every 255 blocks before they can wrap. */
-static size_t jj_count_blocks(const uint8_t *buf, size_t n, size_t *continuations, size_t *lines) {
-    const __m128i newline = _mm_set1_epi8('\n'), lead = _mm_set1_epi8((char)0xc0), zero = _mm_setzero_si128();
-    size_t last_block = SIZE_MAX, i = 0;
-    while (i < n) {
-        __m128i cont = zero, breaks = zero;
-        size_t stop = n - i > 255 * 16 ? i + 255 * 16 : n;
-        for (; i < stop; i += 16) {
-            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(buf + i));
-            __m128i is_break = _mm_cmpeq_epi8(v, newline);
-            cont = _mm_sub_epi8(cont, _mm_cmplt_epi8(v, lead)); /* signed: 0x80..0xbf < 0xc0 */
-            breaks = _mm_sub_epi8(breaks, is_break);
-            if (_mm_movemask_epi8(is_break)) last_block = i;
-        }
-        __m128i c = _mm_sad_epu8(cont, zero), b = _mm_sad_epu8(breaks, zero);
-        *continuations += (size_t)_mm_cvtsi128_si32(c) + (size_t)_mm_extract_epi16(c, 4);
-        *lines += (size_t)_mm_cvtsi128_si32(b) + (size_t)_mm_extract_epi16(b, 4);
-    }
-    return last_block;
-}
-#endif
-
 jj_text_position jj_text_position_of(const uint8_t *buf, size_t offset) {
-    /* one pass: characters (bytes that are not 10xxxxxx), lines and the last newline;
-     * the column is then counted on that last line alone. 16 bytes a step with SSE2,
-     * then (or without it) eight at a time: a byte equal to '\n' is zero after the XOR,
-     * found without carries between bytes */
-    const uint64_t high = UINT64_C(0x8080808080808080), low7 = UINT64_C(0x7f7f7f7f7f7f7f7f);
-    const uint64_t ones = UINT64_C(0x0101010101010101);
-    size_t continuations = 0, lines = 0, last_newline = SIZE_MAX, i = 0;
-#if defined(__SSE2__)
-    i = offset & ~(size_t)15;
-    size_t last_block = jj_count_blocks(buf, i, &continuations, &lines);
-    if (last_block != SIZE_MAX) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(buf + last_block));
-        unsigned mask = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')));
-        last_newline = last_block + (size_t)(31 - __builtin_clz(mask));
-    }
-#endif
-    for (; i + 8 <= offset; i += 8) {
-        uint64_t w;
-        memcpy(&w, buf + i, 8);
-        continuations += (size_t)((((w & ~(w << 1) & high) >> 7) * ones) >> 56);
-        uint64_t t = w ^ (ones * '\n');
-        uint64_t newline = ~(((t & low7) + low7) | t | low7);
-        if (newline) {
-            lines += (size_t)(((newline >> 7) * ones) >> 56);
-            last_newline = i + (size_t)(63 - __builtin_clzll(newline)) / 8;
-        }
-    }
-    for (; i < offset; i++) {
-        continuations += (buf[i] & 0xc0) == 0x80;
-        if (buf[i] == '\n') {
-            lines++;
-            last_newline = i;
-        }
-    }
+    /* one pass (the kernel's): characters (bytes that are not 10xxxxxx), lines and the
+     * last newline; the column is then counted on that last line alone */
+    size_t continuations = 0, lines = 0;
+    size_t last_newline = jj_kernels_active()->count_text(buf, offset, &continuations, &lines);
     jj_text_position at = {offset - continuations, lines + 1, 0};
     /* json: colno = pos - doc.rfind('\n', 0, pos), where rfind gives -1 for none */
     at.column = last_newline == SIZE_MAX ? at.chars + 1

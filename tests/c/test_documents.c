@@ -4,6 +4,7 @@
  * (with JJ_MANY_MORE_INPUT), never an error for valid input. */
 #include <inttypes.h>
 
+#include "engine_internal.h"
 #include "test_util.h"
 
 typedef struct text {
@@ -344,13 +345,15 @@ static void test_held_documents(void) {
     free(buf.s);
 }
 
-/* jj_text_position_of (the vector and the word-at-a-time counts) against a count made
- * byte by byte, as json makes it: chars are the bytes that are not 10xxxxxx, the line
- * is one more than the line breaks before the offset, the column counts chars since the
- * last one. Random texts of ASCII, line breaks and multi-byte characters, long enough to
- * pass the vector counters' 255-block flush, at every offset near the block edges. */
+/* jj_text_position_of (the active kernel's count_text) and every kernel's count_text
+ * against a count made byte by byte, as json makes it: chars are the bytes that are
+ * not 10xxxxxx, the line is one more than the line breaks before the offset, the column
+ * counts chars since the last one. Random texts of ASCII, line breaks and multi-byte
+ * characters, at every offset near the 8-, 16- and 64-byte block edges. */
 static void test_text_positions(void) {
-    static const char *const pieces[] = {"a", "\n", "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80", " ", "\"", "\r\n"};
+    /* (U+07FF: 0xbf, the last continuation byte; U+0080: 0xc2 0x80, the first) */
+    static const char *const pieces[] = {"a", "\n", "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80",
+                                         " ", "\"", "\r\n", "\xdf\xbf", "\xc2\x80"};
     uint64_t seed = 0x9e3779b97f4a7c15u;
     for (int round = 0; round < 40; round++) {
         text t = {0};
@@ -358,9 +361,9 @@ static void test_text_positions(void) {
         while (t.len < want) {
             seed = seed * 6364136223846793005u + 1442695040888963407u;
             unsigned pick = (unsigned)(seed >> 33) % 16;
-            put(&t, pieces[pick < 8 ? pick : 0], strlen(pieces[pick < 8 ? pick : 0]));
+            put(&t, pieces[pick < 10 ? pick : 0], strlen(pieces[pick < 10 ? pick : 0]));
         }
-        size_t chars = 0, line = 1, column = 1;
+        size_t chars = 0, line = 1, column = 1, last_newline = SIZE_MAX;
         for (size_t at = 0; at <= t.len; at++) {
             int edge = at < 80 || at % 16 < 2 || at % 16 > 14 || at + 40 > t.len || at % 997 == 0;
             if (edge) {
@@ -368,6 +371,13 @@ static void test_text_positions(void) {
                 CHECK(got.chars == chars && got.line == line && got.column == column,
                       "position of %zu in %zu bytes: (%zu, %zu, %zu), want (%zu, %zu, %zu)", at, t.len, got.chars,
                       got.line, got.column, chars, line, column);
+                for (const jj_kernels *const *k = jj_kernels_all(); *k; k++) {
+                    size_t continuations = 5, lines = 7; /* added to, not set */
+                    size_t last = (*k)->count_text((const uint8_t *)t.s, at, &continuations, &lines);
+                    CHECK(continuations - 5 == at - chars && lines - 7 == line - 1 && last == last_newline,
+                          "%s count_text of %zu bytes: (%zu, %zu, %zu), want (%zu, %zu, %zu)", (*k)->name, at,
+                          continuations - 5, lines - 7, last, at - chars, line - 1, last_newline);
+                }
             }
             if (at == t.len) break;
             uint8_t c = (uint8_t)t.s[at];
@@ -378,6 +388,7 @@ static void test_text_positions(void) {
             if (c == '\n') {
                 line++;
                 column = 1;
+                last_newline = at;
             }
         }
         free(t.s);

@@ -95,4 +95,17 @@ static inline uint32_t *jj_flatten(uint32_t *out, uint32_t base, uint64_t bits) 
     return out;
 }
 
+/* Line breaks and continuation bytes (10xxxxxx, below 0xc0 as signed bytes) of a
+ * block, for jj_count_text. */
+#define JJ_TEXT_BLOCK 1
+static inline void jj_text_block(const uint8_t *block, uint64_t *newline, uint64_t *follow) {
+    __m256i lo = _mm256_loadu_si256((const __m256i *)(const void *)block);
+    __m256i hi = _mm256_loadu_si256((const __m256i *)(const void *)(block + 32));
+    __m256i nl = _mm256_set1_epi8('\n'), lead = _mm256_set1_epi8((char)0xc0);
+    *newline = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, nl)) |
+               (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, nl)) << 32;
+    *follow = (uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi8(lead, lo)) |
+              (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi8(lead, hi)) << 32;
+}
+
 #include "stage1_body.h"

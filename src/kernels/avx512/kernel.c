@@ -104,4 +104,13 @@ static inline int jj_vnonzero(jj_vec v) { return _mm512_test_epi64_mask(v, v) !=
 
 #include "compact_ssse3.h"
 
+/* Line breaks and continuation bytes (10xxxxxx, below 0xc0 as signed bytes) of a
+ * block, for jj_count_text. */
+#define JJ_TEXT_BLOCK 1
+static inline void jj_text_block(const uint8_t *block, uint64_t *newline, uint64_t *follow) {
+    __m512i v = _mm512_loadu_si512((const void *)block);
+    *newline = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\n'));
+    *follow = _mm512_cmplt_epi8_mask(v, _mm512_set1_epi8((char)0xc0));
+}
+
 #include "stage1_body.h"

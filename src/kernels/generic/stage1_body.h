@@ -347,6 +347,7 @@ static inline size_t jj_scan_string(const uint8_t *p, const uint8_t *end, jj_str
 #include "minify_body.h"
 #include "stage2_lazy_body.h"
 #include "walk_body.h"
+#include "text_count_body.h"
 
 const jj_kernels JJ_KERNELS_SYMBOL = {
     JJ_ISA_NAME,
@@ -363,4 +364,5 @@ const jj_kernels JJ_KERNELS_SYMBOL = {
     jj_stage1_lines,
     jj_validate_lines_index,
     jj_finish_number,
+    jj_count_text,
 };

@@ -104,4 +104,18 @@ static inline uint8_t *jj_compact64(const uint8_t *block, uint64_t keep, uint8_t
     return out;
 }
 
+/* Line breaks and continuation bytes (10xxxxxx, below 0xc0 as signed bytes) of a
+ * block, for jj_count_text. */
+#define JJ_TEXT_BLOCK 1
+static inline void jj_text_block(const uint8_t *block, uint64_t *newline, uint64_t *follow) {
+    uint64_t n = 0, f = 0;
+    for (int i = 0; i < 4; i++) {
+        uint8x16_t v = vld1q_u8(block + 16 * i);
+        n |= jj_bits16(vceqq_u8(v, vdupq_n_u8('\n'))) << 16 * i;
+        f |= jj_bits16(vcltq_s8(vreinterpretq_s8_u8(v), vdupq_n_s8(-64))) << 16 * i;
+    }
+    *newline = n;
+    *follow = f;
+}
+
 #include "stage1_body.h"

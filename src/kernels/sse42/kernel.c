@@ -87,4 +87,18 @@ static inline int jj_vnonzero(jj_vec v) { return !_mm_testz_si128(v, v); }
 
 #include "compact_ssse3.h"
 
+/* Line breaks and continuation bytes (10xxxxxx, below 0xc0 as signed bytes) of a
+ * block, for jj_count_text. */
+#define JJ_TEXT_BLOCK 1
+static inline void jj_text_block(const uint8_t *block, uint64_t *newline, uint64_t *follow) {
+    uint64_t n = 0, f = 0;
+    for (int i = 0; i < 4; i++) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(block + 16 * i));
+        n |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))) << 16 * i;
+        f |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmplt_epi8(v, _mm_set1_epi8((char)0xc0))) << 16 * i;
+    }
+    *newline = n;
+    *follow = f;
+}
+
 #include "stage1_body.h"
