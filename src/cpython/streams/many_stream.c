@@ -50,14 +50,9 @@ int jj_stream_take_reader(jj_many_iter *it, PyObject *file) {
     return 0;
 }
 
-/* Drops buf[0..keep), moving the rest to the start. */
-static void jj_stream_drop(jj_many_iter *it, size_t keep) {
-    /* an array keeps its text from the last separator on: its errors are explained
-     * from there (jj_fail_whole) */
-    if (it->format == JJ_FMT_ARRAY && it->array_state == 1 && keep > it->array_resume) keep = it->array_resume;
-    if (!keep) return;
-    it->origin = jj_position_after(it->origin, jj_text_position_of(it->buf, keep));
-    memmove(it->copy, it->copy + keep, it->len - keep);
+/* buf[keep..len) is now at the start of `copy`: the offsets into it follow. */
+static void jj_stream_moved(jj_many_iter *it, size_t keep) {
+    it->buf = it->copy;
     it->len -= keep;
     it->pos = it->pos > keep ? it->pos - keep : 0;
     it->array_resume = it->array_resume > keep ? it->array_resume - keep : 0;
@@ -69,6 +64,17 @@ static void jj_stream_drop(jj_many_iter *it, size_t keep) {
     }
     it->window_open = 0;
     Py_CLEAR(it->utf8);
+}
+
+/* Drops buf[0..keep), moving the rest to the start. */
+static void jj_stream_drop(jj_many_iter *it, size_t keep) {
+    /* an array keeps its text from the last separator on: its errors are explained
+     * from there (jj_fail_whole) */
+    if (it->format == JJ_FMT_ARRAY && it->array_state == 1 && keep > it->array_resume) keep = it->array_resume;
+    if (!keep) return;
+    it->origin = jj_position_after(it->origin, jj_text_position_of(it->buf, keep));
+    memmove(it->copy, it->copy + keep, it->len - keep);
+    jj_stream_moved(it, keep);
 }
 
 static int jj_stream_room(jj_many_iter *it, size_t need) {
@@ -301,6 +307,26 @@ static PyObject *jj_stream_drain(jj_many_iter *it) {
     return out;
 }
 
+/* The documents of `out` then those of `more` (NULL with an exception): as in
+ * jj_stream_drain, the documents come first and an error waits for the next call.
+ * Steals both; NULL with the exception when there is no document to give first. */
+static PyObject *jj_stream_join(jj_many_iter *it, PyObject *out, PyObject *more) {
+    if (!more) {
+        it->done = 1;
+        if (PyList_GET_SIZE(out) == 0) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        if (!it->failure) it->failure = jj_take_raised();
+        else PyErr_Clear();
+        return out;
+    }
+    Py_ssize_t have = PyList_GET_SIZE(out);
+    if (PyList_GET_SIZE(more) && PyList_SetSlice(out, have, have, more) < 0) Py_CLEAR(out);
+    Py_DECREF(more);
+    return out;
+}
+
 static int jj_stream_usable(jj_many_iter *it) {
     if (it->failure) { /* an error met after the documents the last call returned */
         jj_give_raised(it->failure);
@@ -322,19 +348,9 @@ static int jj_stream_usable(jj_many_iter *it) {
     return 1;
 }
 
-static PyObject *jj_stream_feed(PyObject *self, PyObject *chunk) {
-    jj_many_iter *it = (jj_many_iter *)self;
-    if (!jj_stream_usable(it)) return NULL;
-    PyObject *bytes = PyUnicode_Check(chunk) ? PyUnicode_AsEncodedString(chunk, "utf-8", "surrogatepass")
-                                             : Py_NewRef(chunk);
-    if (!bytes) return NULL;
-    Py_buffer view;
-    int ok = PyObject_GetBuffer(bytes, &view, PyBUF_SIMPLE) == 0;
-    Py_DECREF(bytes);
-    if (!ok) return NULL;
-    int rc = jj_stream_append(it, view.buf, (size_t)view.len);
-    PyBuffer_Release(&view);
-    if (rc < 0) return NULL;
+/* Appends bytes[0..n) to what is in hand and reads the documents they complete: a list. */
+static PyObject *jj_stream_take(jj_many_iter *it, const uint8_t *bytes, size_t n) {
+    if (jj_stream_append(it, bytes, n) < 0) return NULL;
     if (it->gated && !jj_stream_gate_opens(it)) return PyList_New(0);
     it->busy = 1;
     /* the documents are built with the cyclic collector paused; the list that holds them
@@ -357,18 +373,91 @@ static PyObject *jj_stream_feed(PyObject *self, PyObject *chunk) {
             it->gate_scan = fed_end;
         } else if (out && !it->done && it->gated && jj_stream_gate_opens(it)) {
             /* the document before the cut went on past it (a line break inside it) */
-            PyObject *more = jj_stream_drain(it);
-            if (!more) { /* as the drain does: the documents come first, the error next call */
-                if (PyList_GET_SIZE(out)) it->failure = jj_take_raised();
-                else Py_CLEAR(out);
-            } else {
-                if (PyList_SetSlice(out, PyList_GET_SIZE(out), PyList_GET_SIZE(out), more) < 0) Py_CLEAR(out);
-                Py_DECREF(more);
-            }
+            out = jj_stream_join(it, out, jj_stream_drain(it));
         }
     }
     if (gc_was_enabled) PyGC_Enable();
     it->busy = 0;
+    return out;
+}
+
+/* Whole lines of a chunk, at least this long, are read where they are (no copy). */
+#define JJ_IN_PLACE_MIN ((size_t)256)
+
+/* Whether whole lines fed may be read in place now: a format whose documents a line
+ * break may end, documents built from the bytes (no view keeps them), and nothing in
+ * hand but white space (no document begun). */
+static int jj_stream_may_read_in_place(jj_many_iter *it) {
+    if (it->done || it->failure || !it->bom_checked || it->threads || it->lazy) return 0;
+    if (it->format != JJ_FMT_WHITESPACE && it->format != JJ_FMT_LINES) return 0;
+    for (size_t i = it->pos; i < it->len; i++) {
+        uint8_t c = it->buf[i];
+        if (c != ' ' && c != '\n' && c != '\r' && c != '\t') return 0;
+    }
+    return 1;
+}
+
+/* Reads the documents of lines[0..n), whole lines fed (read-only bytes that follow a line
+ * break and end with one), where they are; what they leave unread (a document going on
+ * past them) is then copied to the buffer. The white space in hand goes first. */
+static PyObject *jj_stream_read_in_place(jj_many_iter *it, const uint8_t *lines, size_t n) {
+    if (it->len) it->origin = jj_position_after(it->origin, jj_text_position_of(it->buf, it->len));
+    it->buf = lines;
+    it->len = n;
+    it->pos = 0;
+    it->gated = 0; /* no document begun */
+    it->window_open = 0;
+    Py_CLEAR(it->utf8);
+    it->busy = 1;
+    int gc_was_enabled = PyGC_Disable(); /* as in jj_stream_take */
+    PyObject *out = jj_stream_drain(it);
+    if (gc_was_enabled) PyGC_Enable();
+    it->busy = 0;
+    size_t keep = it->pos;
+    if (keep) it->origin = jj_position_after(it->origin, jj_text_position_of(lines, keep));
+    if (jj_stream_room(it, n - keep) < 0) {
+        it->done = 1;
+        it->len = keep = n; /* nothing is kept: the stream ends with the MemoryError */
+    } else if (n > keep) {
+        memcpy(it->copy, lines + keep, n - keep);
+    }
+    jj_stream_moved(it, keep);
+    if (PyErr_Occurred() && out) out = jj_stream_join(it, out, NULL);
+    return out;
+}
+
+static PyObject *jj_stream_feed(PyObject *self, PyObject *chunk) {
+    jj_many_iter *it = (jj_many_iter *)self;
+    if (!jj_stream_usable(it)) return NULL;
+    PyObject *bytes = PyUnicode_Check(chunk) ? PyUnicode_AsEncodedString(chunk, "utf-8", "surrogatepass")
+                                             : Py_NewRef(chunk);
+    if (!bytes) return NULL;
+    Py_buffer view;
+    int ok = PyObject_GetBuffer(bytes, &view, PyBUF_SIMPLE) == 0;
+    Py_DECREF(bytes);
+    if (!ok) return NULL;
+    const uint8_t *data = view.buf;
+    size_t n = (size_t)view.len;
+    /* The lines between the chunk's first and last line breaks need no copy when nothing
+     * is begun after the first: they are read in place (the chunk cannot change: read
+     * only), the bytes up to the first and after the last are taken as ever. */
+    const uint8_t *first = n >= JJ_IN_PLACE_MIN && view.readonly ? memchr(data, '\n', n) : NULL;
+    const uint8_t *last = first ? jj_memrchr(first + 1, '\n', n - (size_t)(first + 1 - data)) : NULL;
+    PyObject *out;
+    if (last && (size_t)(last - first) >= JJ_IN_PLACE_MIN && (it->format == JJ_FMT_WHITESPACE || it->format == JJ_FMT_LINES)) {
+        size_t head = (size_t)(first + 1 - data), body = (size_t)(last - first);
+        out = jj_stream_take(it, data, head);
+        if (out && jj_stream_may_read_in_place(it)) {
+            out = jj_stream_join(it, out, jj_stream_read_in_place(it, data + head, body));
+            if (out && !it->done && !it->failure && n > head + body)
+                out = jj_stream_join(it, out, jj_stream_take(it, data + head + body, n - head - body));
+        } else if (out && !it->done && !it->failure) {
+            out = jj_stream_join(it, out, jj_stream_take(it, data + head, n - head));
+        }
+    } else {
+        out = jj_stream_take(it, data, n);
+    }
+    PyBuffer_Release(&view);
     return out;
 }
 
