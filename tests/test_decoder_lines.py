@@ -38,12 +38,13 @@ def corpus_records():
         doc = json.loads(read_bytes(p))
         items = doc if isinstance(doc, list) else list(doc.values()) if isinstance(doc, dict) else [doc]
         lines += [json.dumps(x, ensure_ascii=False).encode() for x in items]
-    data = b""
+    kept, size = [], 0
     for line in lines:
-        if len(data) > 600_000:
+        if size > 600_000:
             break
-        data += line + b"\n"
-    return data
+        kept.append(line + b"\n")
+        size += len(line) + 1
+    return b"".join(kept)
 
 
 @pytest.mark.parametrize("path", NDJSON)
