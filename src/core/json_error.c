@@ -277,17 +277,10 @@ const char *jj_json_message(jj_json_error error) {
 }
 
 size_t jj_utf8_chars(const uint8_t *buf, size_t len) {
-    /* characters are the bytes that are not continuation bytes (10xxxxxx); eight at a
-     * time, the continuation flags summed by one multiply (no popcnt in the baseline) */
-    size_t count = len, i = 0;
-    for (; i + 8 <= len; i += 8) {
-        uint64_t w;
-        memcpy(&w, buf + i, 8);
-        uint64_t cont = (w & ~(w << 1) & UINT64_C(0x8080808080808080)) >> 7;
-        count -= (size_t)((cont * UINT64_C(0x0101010101010101)) >> 56);
-    }
-    for (; i < len; i++) count -= (buf[i] & 0xc0) == 0x80;
-    return count;
+    /* characters are the bytes that are not continuation bytes (10xxxxxx) */
+    size_t continuations = 0, lines = 0;
+    jj_kernels_active()->count_text(buf, len, &continuations, &lines);
+    return len - continuations;
 }
 
 jj_text_position jj_text_position_of(const uint8_t *buf, size_t offset) {

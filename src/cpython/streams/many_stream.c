@@ -384,12 +384,15 @@ static PyObject *jj_stream_take(jj_many_iter *it, const uint8_t *bytes, size_t n
 /* Whole lines of a chunk, at least this long, are read where they are (no copy). */
 #define JJ_IN_PLACE_MIN ((size_t)256)
 
-/* Whether whole lines fed may be read in place now: a format whose documents a line
- * break may end, documents built from the bytes (no view keeps them), and nothing in
- * hand but white space (no document begun). */
+/* The formats whose documents a line break may end: their whole lines may be read in place. */
+static int jj_stream_reads_lines(const jj_many_iter *it) {
+    return it->format == JJ_FMT_WHITESPACE || it->format == JJ_FMT_LINES;
+}
+
+/* Whether whole lines fed may be read in place now: documents built from the bytes (no
+ * view keeps them), and nothing in hand but white space (no document begun). */
 static int jj_stream_may_read_in_place(jj_many_iter *it) {
     if (it->done || it->failure || !it->bom_checked || it->threads || it->lazy) return 0;
-    if (it->format != JJ_FMT_WHITESPACE && it->format != JJ_FMT_LINES) return 0;
     for (size_t i = it->pos; i < it->len; i++) {
         uint8_t c = it->buf[i];
         if (c != ' ' && c != '\n' && c != '\r' && c != '\t') return 0;
@@ -415,14 +418,12 @@ static PyObject *jj_stream_read_in_place(jj_many_iter *it, const uint8_t *lines,
     it->busy = 0;
     size_t keep = it->pos;
     if (keep) it->origin = jj_position_after(it->origin, jj_text_position_of(lines, keep));
-    if (jj_stream_room(it, n - keep) < 0) {
-        it->done = 1;
-        it->len = keep = n; /* nothing is kept: the stream ends with the MemoryError */
-    } else if (n > keep) {
-        memcpy(it->copy, lines + keep, n - keep);
-    }
+    int no_room = jj_stream_room(it, n - keep) < 0;
+    if (no_room) keep = n; /* nothing is kept: the stream ends with the MemoryError */
+    else if (n > keep) memcpy(it->copy, lines + keep, n - keep);
     jj_stream_moved(it, keep);
-    if (PyErr_Occurred() && out) out = jj_stream_join(it, out, NULL);
+    if (no_room && out) return jj_stream_join(it, out, NULL); /* the documents first */
+    if (no_room) it->done = 1;
     return out;
 }
 
@@ -439,12 +440,13 @@ static PyObject *jj_stream_feed(PyObject *self, PyObject *chunk) {
     const uint8_t *data = view.buf;
     size_t n = (size_t)view.len;
     /* The lines between the chunk's first and last line breaks need no copy when nothing
-     * is begun after the first: they are read in place (the chunk cannot change: read
-     * only), the bytes up to the first and after the last are taken as ever. */
+     * is begun after the first: they are read in place (a read-only chunk, the input
+     * loads_many too reads where it lies), the bytes up to the first and after the last
+     * are taken as ever. */
     const uint8_t *first = n >= JJ_IN_PLACE_MIN && view.readonly ? memchr(data, '\n', n) : NULL;
     const uint8_t *last = first ? jj_memrchr(first + 1, '\n', n - (size_t)(first + 1 - data)) : NULL;
     PyObject *out;
-    if (last && (size_t)(last - first) >= JJ_IN_PLACE_MIN && (it->format == JJ_FMT_WHITESPACE || it->format == JJ_FMT_LINES)) {
+    if (last && (size_t)(last - first) >= JJ_IN_PLACE_MIN && jj_stream_reads_lines(it)) {
         size_t head = (size_t)(first + 1 - data), body = (size_t)(last - first);
         out = jj_stream_take(it, data, head);
         if (out && jj_stream_may_read_in_place(it)) {
