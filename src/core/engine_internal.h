@@ -23,6 +23,15 @@
  * content; 0 when it cannot. */
 int jj_buffer_reserve(void **buf, size_t *cap, size_t need, size_t size);
 
+/* The same for a buffer whose old content is dead (an index, tape, stack or string
+ * buffer about to be written from its start): it grows by a fresh allocation, so nothing
+ * is copied (a realloc would copy the old bytes: a stream's parser grows chunk by chunk).
+ * The growth is out of line, so callers keep their registers. */
+int jj_buffer_grow_empty(void **buf, size_t *cap, size_t need, size_t size);
+static inline int jj_buffer_reserve_empty(void **buf, size_t *cap, size_t need, size_t size) {
+    return need <= *cap || jj_buffer_grow_empty(buf, cap, need, size);
+}
+
 /* The lazy stage 1's index entries: position, and the flag of an opening quote whose
  * string has a backslash (so the lazy parse takes inputs below 2 GiB only). */
 #define JJ_LAZY_POS 0x7fffffffu

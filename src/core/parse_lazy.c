@@ -17,7 +17,7 @@ jj_error jj_parse_lazy_with(jj_parser *p, const jj_kernels *k, const uint8_t *bu
     p->tape_len = 0;
     p->max_depth = 0;
     p->strings_len = 0;
-    if (!jj_buffer_reserve((void **)&p->index, &p->index_cap, len + JJ_INDEX_SLACK, sizeof *p->index))
+    if (!jj_buffer_reserve_empty((void **)&p->index, &p->index_cap, len + JJ_INDEX_SLACK, sizeof *p->index))
         return jj_lazy_nomem(p);
     jj_error err = JJ_OK;
     size_t err_off = 0;
@@ -26,8 +26,8 @@ jj_error jj_parse_lazy_with(jj_parser *p, const jj_kernels *k, const uint8_t *bu
     size_t n = p->index_len;
     p->index[n] = (uint32_t)len; /* for stage2_lazy: the end of the last entry */
     jj_tape_own(p);
-    if (!jj_buffer_reserve((void **)&p->tape, &p->tape_cap, 2 * n + 2, sizeof *p->tape) ||
-        !jj_buffer_reserve((void **)&p->stack, &p->stack_cap, 2 * n + 2, sizeof *p->stack))
+    if (!jj_buffer_reserve_empty((void **)&p->tape, &p->tape_cap, 2 * n + 2, sizeof *p->tape) ||
+        !jj_buffer_reserve_empty((void **)&p->stack, &p->stack_cap, 2 * n + 2, sizeof *p->stack))
         return jj_lazy_nomem(p);
     err = k->stage2_lazy(p, buf, len);
     if (err) return jj_parse_with(p, k, buf, len);

@@ -61,6 +61,19 @@ int jj_buffer_reserve(void **buf, size_t *cap, size_t need, size_t size) {
     return 1;
 }
 
+/* engine_internal.h */
+__attribute__((noinline)) int jj_buffer_grow_empty(void **buf, size_t *cap, size_t need, size_t size) {
+    size_t grown = *cap + *cap / 2;
+    if (grown < need) grown = need;
+    if (grown > SIZE_MAX / size) return 0;
+    void *fresh = malloc(grown * size);
+    if (!fresh) return 0;
+    free(*buf);
+    *buf = fresh;
+    *cap = grown;
+    return 1;
+}
+
 static jj_error jj_fail(jj_parser *p, jj_error err, size_t offset) {
     p->error = err;
     p->error_offset = offset;
@@ -73,7 +86,7 @@ static jj_error jj_index_by(jj_parser *p, jj_stage1_fn stage1, const uint8_t *bu
     p->tape_len = 0;
     p->max_depth = 0;
     if (len >= (size_t)UINT32_MAX - JJ_INDEX_SLACK) return jj_fail(p, JJ_ERR_TOO_LARGE, 0);
-    if (!jj_buffer_reserve((void **)&p->index, &p->index_cap, len + JJ_INDEX_SLACK, sizeof *p->index))
+    if (!jj_buffer_reserve_empty((void **)&p->index, &p->index_cap, len + JJ_INDEX_SLACK, sizeof *p->index))
         return jj_fail(p, JJ_ERR_NOMEM, 0);
     jj_error err = JJ_OK;
     size_t err_off = 0;
@@ -91,9 +104,9 @@ jj_error jj_parse_with(jj_parser *p, const jj_kernels *k, const uint8_t *buf, si
     size_t n = p->index_len;
 
     jj_tape_own(p);
-    if (!jj_buffer_reserve((void **)&p->tape, &p->tape_cap, 2 * n + 2, sizeof *p->tape) ||
-        !jj_buffer_reserve((void **)&p->stack, &p->stack_cap, n + 1, sizeof *p->stack) ||
-        !jj_buffer_reserve((void **)&p->strings, &p->strings_cap, len + JJ_STRING_SLACK, 1))
+    if (!jj_buffer_reserve_empty((void **)&p->tape, &p->tape_cap, 2 * n + 2, sizeof *p->tape) ||
+        !jj_buffer_reserve_empty((void **)&p->stack, &p->stack_cap, n + 1, sizeof *p->stack) ||
+        !jj_buffer_reserve_empty((void **)&p->strings, &p->strings_cap, len + JJ_STRING_SLACK, 1))
         return jj_fail(p, JJ_ERR_NOMEM, 0);
 
     err = k->stage2(p, buf, len);
@@ -111,7 +124,7 @@ static jj_error jj_validate_pass(jj_parser *p, const jj_kernels *k, const uint8_
     facts->max_depth = facts->max_int_digits = 0;
     jj_error err = jj_index_by(p, checked ? k->stage1_checked : k->stage1, buf, len);
     if (err) return err;
-    if (!jj_buffer_reserve((void **)&p->stack, &p->stack_cap, p->index_len + 1, sizeof *p->stack))
+    if (!jj_buffer_reserve_empty((void **)&p->stack, &p->stack_cap, p->index_len + 1, sizeof *p->stack))
         return jj_fail(p, JJ_ERR_NOMEM, 0);
     err = checked ? k->validate_checked(p, buf, len, facts) : k->validate(p, buf, len, facts);
     p->error = err;
@@ -139,7 +152,7 @@ jj_error jj_validate_lines_with(jj_parser *p, const jj_kernels *k, const uint8_t
     *lines = 0;
     jj_error err = jj_index_by(p, k->stage1_lines, buf, len);
     if (err) return err;
-    if (!jj_buffer_reserve((void **)&p->stack, &p->stack_cap, p->index_len + 1, sizeof *p->stack))
+    if (!jj_buffer_reserve_empty((void **)&p->stack, &p->stack_cap, p->index_len + 1, sizeof *p->stack))
         return jj_fail(p, JJ_ERR_NOMEM, 0);
     err = k->validate_lines(p, buf, len, facts, lines);
     p->error = err;
@@ -292,7 +305,7 @@ static int jj_many_index_lazy(jj_parser *p, const jj_kernels *k, const uint8_t *
     p->max_depth = 0;
     p->error = JJ_OK;
     if (len >= JJ_LAZY_MAX_LEN - JJ_INDEX_SLACK) return 0;
-    if (!jj_buffer_reserve((void **)&p->index, &p->index_cap, len + JJ_INDEX_SLACK, sizeof *p->index)) {
+    if (!jj_buffer_reserve_empty((void **)&p->index, &p->index_cap, len + JJ_INDEX_SLACK, sizeof *p->index)) {
         jj_fail(p, JJ_ERR_NOMEM, 0);
         return 0;
     }
@@ -321,10 +334,10 @@ static jj_error jj_many_stage2_reserved(jj_parser *p, const jj_kernels *k, int l
 jj_error jj_many_stage2(jj_parser *p, int lazy, size_t first, size_t count, const uint8_t *buf,
                         size_t doc_start, size_t region_end) {
     jj_tape_own(p);
-    if (!jj_buffer_reserve((void **)&p->tape, &p->tape_cap, 2 * count + 2, sizeof *p->tape) ||
+    if (!jj_buffer_reserve_empty((void **)&p->tape, &p->tape_cap, 2 * count + 2, sizeof *p->tape) ||
         /* the lazy walk keeps two words per open container */
-        !jj_buffer_reserve((void **)&p->stack, &p->stack_cap, lazy ? 2 * count + 2 : count + 1, sizeof *p->stack) ||
-        (!lazy && !jj_buffer_reserve((void **)&p->strings, &p->strings_cap,
+        !jj_buffer_reserve_empty((void **)&p->stack, &p->stack_cap, lazy ? 2 * count + 2 : count + 1, sizeof *p->stack) ||
+        (!lazy && !jj_buffer_reserve_empty((void **)&p->strings, &p->strings_cap,
                                      region_end - doc_start + JJ_STRING_SLACK, 1)))
         return JJ_ERR_NOMEM;
     return jj_many_stage2_reserved(p, jj_kernels_active(), lazy, first, count, buf, region_end);
@@ -411,23 +424,6 @@ static const signed char jj_bracket_step[256] = {['{'] = 1, ['['] = 1, ['}'] = -
  * writes): a longer document goes the counting way. */
 #define JJ_MANY_WALK_MAX ((size_t)1 << 20)
 
-/* jj_buffer_reserve_empty's growth: out of line, so the walk's caller keeps its registers. */
-static __attribute__((noinline)) int jj_buffer_grow_empty(void **buf, size_t *cap, size_t need, size_t size) {
-    size_t grown = *cap + *cap / 2;
-    if (grown < need) grown = need;
-    if (grown > SIZE_MAX / size) return 0;
-    void *fresh = malloc(grown * size);
-    if (!fresh) return 0;
-    free(*buf);
-    *buf = fresh;
-    *cap = grown;
-    return 1;
-}
-
-/* Room for need items in *buf, its old contents dropped: nothing is copied when it grows. */
-static inline int jj_buffer_reserve_empty(void **buf, size_t *cap, size_t need, size_t size) {
-    return need <= *cap || jj_buffer_grow_empty(buf, cap, need, size);
-}
 
 /* Stage 2 (the lazy one with JJ_MANY_LAZY, else the plain one) from the document's first
  * entry, stopping where its value ends, so the bracket count that otherwise finds the end
