@@ -218,6 +218,7 @@ typedef struct jj_many {
     size_t scanned;   /* bytes indexed: len, or where stage 1 met bad bytes */
     jj_error pending; /* stage 1's error (JJ_OK when none) */
     size_t pending_at; /* its offset: the bad UTF-8 byte, or the unclosed string's quote */
+    const struct jj_kernels *kernels; /* the engine's, found once by jj_many_start */
 } jj_many;
 /* JJ_OK, or JJ_ERR_NOMEM / JJ_ERR_TOO_LARGE. The buffer must outlive every document. */
 jj_error jj_many_start(jj_many *m, jj_parser *p, const uint8_t *buf, size_t len, unsigned flags);

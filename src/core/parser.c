@@ -357,6 +357,7 @@ size_t jj_doc_end(const uint8_t *buf, size_t doc_start, size_t region_end) {
 
 jj_error jj_many_start(jj_many *m, jj_parser *p, const uint8_t *buf, size_t len, unsigned flags) {
     const jj_kernels *k = jj_kernels_active();
+    m->kernels = k;
     m->parser = p;
     m->buf = buf;
     m->len = len;
@@ -446,7 +447,7 @@ static jj_error jj_many_walk(jj_many *m, int lazy, size_t first, size_t *used) {
                                            region_end - doc_start + JJ_STRING_SLACK, 1)))
         return JJ_ERR_NOMEM;
     p->walk_stops = 1;
-    jj_error err = jj_many_stage2_reserved(p, jj_kernels_active(), lazy, first, span, m->buf, region_end);
+    jj_error err = jj_many_stage2_reserved(p, m->kernels, lazy, first, span, m->buf, region_end);
     p->walk_stops = 0;
     *used = p->walk_used;
     return err;
