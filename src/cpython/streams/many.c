@@ -198,6 +198,11 @@ static int jj_open_window(jj_many_iter *it, size_t want) {
      * what the loop of jj_next_document does with one the engine took is short then */
     it->window_quick = it->format == JJ_FMT_WHITESPACE && !it->fields_plan &&
                        (!it->spans || (it->many.flags & JJ_MANY_LAZY));
+    /* loads_many's values from the window's plain tape: what jj_many_value tests for
+     * (fields=, type=, views, a lazy tape) cannot apply */
+    it->window_plain = it->window_quick && !it->lazy && !it->fields && !it->typed_plan &&
+                       !(it->many.flags & JJ_MANY_LAZY);
+    it->result = jj_parser_result(it->parser);
     return 0;
 }
 
@@ -428,15 +433,38 @@ static PyObject *jj_quick_document(jj_many_iter *it, size_t start, size_t end) {
     return value;
 }
 
-static PyObject *jj_next_document(jj_many_iter *it) {
-    size_t s = 0, e = 0;
-    jj_error err = JJ_OK;
-    int in_hand = 0; /* err, s and e are the quick window's next document: the loop goes on from them */
-    if (it->window_open && it->window_quick && !it->ahead) {
-        err = jj_many_next(&it->many, &s, &e);
-        if (err == JJ_OK) return jj_quick_document(it, it->window + s, it->window + e);
-        in_hand = 1;
+/* A document of a plain window (it->window_plain) that jj_many_next took: what
+ * jj_quick_document and jj_many_value do for it, without the tests that cannot apply. */
+static PyObject *jj_plain_document(jj_many_iter *it, size_t start, size_t end) {
+    Py_CLEAR(it->cur_owner);
+    it->cur = it->parser;
+    it->cur_input = it->buf + it->window;
+    it->cur_lazy = 0;
+    it->cur_len = it->window_len;
+    int room = jj_depth_check(it->result);
+    if (room < 0) return NULL;
+    PyObject *value;
+    if (room == 0) {
+        value = jj_many_json_value(it, start, end); /* json must decide */
+    } else {
+        int gc_was_enabled = PyGC_Disable();
+        value = jj_build_value_at(it->st, it->result, it->cur_input, 0);
+        if (gc_was_enabled) PyGC_Enable();
+        if (!value && !PyErr_ExceptionMatches(PyExc_MemoryError)) { /* an int past the digits limit */
+            PyErr_Clear();
+            value = jj_many_json_value(it, start, end);
+        }
     }
+    if (value) {
+        it->separated = 0;
+        if (it->count < 2) it->count++;
+    }
+    return value;
+}
+
+/* The next document; with in_hand, err, s and e are what jj_many_next gave for the quick
+ * window's next document, and the loop goes on from them. */
+static PyObject *jj_next_document(jj_many_iter *it, int in_hand, jj_error err, size_t s, size_t e) {
     for (;;) {
         bool whole = true;
         if (in_hand) {
@@ -610,5 +638,13 @@ static PyObject *jj_next_record(jj_many_iter *it) {
 /* ---- the next value ---- */
 
 PyObject *jj_many_next_value(jj_many_iter *it) {
-    return it->format == JJ_FMT_JSON_SEQ ? jj_next_record(it) : jj_next_document(it);
+    if (it->format == JJ_FMT_JSON_SEQ) return jj_next_record(it);
+    if (it->window_open && it->window_quick && !it->ahead) { /* most documents: the short way */
+        size_t s = 0, e = 0;
+        jj_error err = jj_many_next(&it->many, &s, &e);
+        if (err != JJ_OK) return jj_next_document(it, 1, err, s, e);
+        if (it->window_plain) return jj_plain_document(it, it->window + s, it->window + e);
+        return jj_quick_document(it, it->window + s, it->window + e);
+    }
+    return jj_next_document(it, 0, JJ_OK, 0, 0);
 }
