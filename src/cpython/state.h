@@ -133,6 +133,41 @@ size_t jj_recursion_budget(int meth_o);
  * document; -1 with json's own RecursionError raised when it would not; 0 when json
  * must decide. */
 int jj_depth_check(const jj_doc *p);
+
+/* json.loads refuses a document when its C scanner, which enters one recursion level
+ * per container (Py_EnterRecursiveCall), runs out of the budget Python counts down.
+ * Before its first container json spends a fixed number of levels of it: its three
+ * Python frames (loads, decode, raw_decode) count on 3.11, only C-level entries from
+ * 3.12. So json.loads, called where our caller called us, accepts exactly (budget seen
+ * here - levels) nested containers, provided our own call did not count: see
+ * jj_loads_vectorcall, which makes that so for loads from every Python call site.
+ * valid is METH_O, a call the interpreter always counts: one level less. The levels
+ * were found by binary search against json from many caller depths, in Python and
+ * through C calls (tests/test_loads_depth.py checks them at the limit):
+ *   3.11: 4 (valid: 3), 3.12: 1 (0), 3.13: 0 (-1).
+ * From C code (map(jetjson.loads, ...)) json.loads itself costs one entry into the
+ * interpreter more: exact on 3.11, where that is offset by the counted call; from
+ * 3.12 json refuses two levels earlier there than jetjson does. */
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000
+#define JJ_JSON_LEVELS 4L
+#define JJ_RECURSION_BUDGET() ((long)PyThreadState_Get()->recursion_remaining)
+#elif PY_VERSION_HEX >= 0x030C0000 && PY_VERSION_HEX < 0x030D0000 && !defined(Py_GIL_DISABLED)
+#define JJ_JSON_LEVELS 1L
+#define JJ_RECURSION_BUDGET() ((long)PyThreadState_Get()->c_recursion_remaining)
+#elif PY_VERSION_HEX >= 0x030D0000 && PY_VERSION_HEX < 0x030E0000 && !defined(Py_GIL_DISABLED)
+#define JJ_JSON_LEVELS 0L
+#define JJ_RECURSION_BUDGET() ((long)PyThreadState_Get()->c_recursion_remaining)
+#endif
+
+/* jj_depth_check where the document fits, inline (a stream asks once a document). */
+static inline int jj_depth_check_inline(const jj_doc *p) {
+#ifdef JJ_RECURSION_BUDGET
+    long room = JJ_RECURSION_BUDGET() - JJ_JSON_LEVELS;
+    if (room >= 0 && p->max_depth <= (size_t)room) return 1;
+#endif
+    return jj_depth_check(p);
+}
+
 /* Room for json's own recursion checks where the interpreter's counter is not readable:
  * its frames above the scanner, plus a little. */
 #define JJ_RECURSION_MARGIN 8

@@ -441,7 +441,7 @@ static PyObject *jj_plain_document(jj_many_iter *it, size_t start, size_t end) {
     it->cur_input = it->buf + it->window;
     it->cur_lazy = 0;
     it->cur_len = it->window_len;
-    int room = jj_depth_check(it->result);
+    int room = jj_depth_check_inline(it->result);
     if (room < 0) return NULL;
     PyObject *value;
     if (room == 0) {
