@@ -42,6 +42,20 @@ typedef struct jj_walk_sink {
 
 #define JJ_WALK_INLINE static inline __attribute__((always_inline))
 
+/* What a value's first byte starts, as a dense number: the walk's switch on it is one
+ * table jump, where on the bytes themselves the compiler makes two levels of tests
+ * (about 6 instructions more a value). */
+enum {
+    JJ_V_BAD, JJ_V_OBJECT, JJ_V_ARRAY, JJ_V_STRING, JJ_V_TRUE, JJ_V_FALSE, JJ_V_NULL,
+    JJ_V_NAN, JJ_V_INF, JJ_V_MINUS, JJ_V_DIGIT
+};
+static const uint8_t jj_value_start[256] = {
+    ['{'] = JJ_V_OBJECT, ['['] = JJ_V_ARRAY, ['"'] = JJ_V_STRING, ['t'] = JJ_V_TRUE,
+    ['f'] = JJ_V_FALSE, ['n'] = JJ_V_NULL, ['N'] = JJ_V_NAN, ['I'] = JJ_V_INF, ['-'] = JJ_V_MINUS,
+    ['0'] = JJ_V_DIGIT, ['1'] = JJ_V_DIGIT, ['2'] = JJ_V_DIGIT, ['3'] = JJ_V_DIGIT, ['4'] = JJ_V_DIGIT,
+    ['5'] = JJ_V_DIGIT, ['6'] = JJ_V_DIGIT, ['7'] = JJ_V_DIGIT, ['8'] = JJ_V_DIGIT, ['9'] = JJ_V_DIGIT,
+};
+
 /* A container opens: the word its stack entry holds. */
 JJ_WALK_INLINE uint32_t jj_on_open(const int kind, jj_walk_sink *s, int object) {
     if (!JJ_WALK_WRITES_TAPE(kind)) return object ? JJ_IN_OBJECT : JJ_IN_ARRAY;
@@ -136,10 +150,10 @@ value:
     /* a checked string needs nothing more here: a test of its own, which the branch
      * predictor learns better than the switch's jump */
     if (skip_strings && buf[pos] == '"') goto after_value;
-    switch (buf[pos]) {
+    switch (jj_value_start[buf[pos]]) {
     /* '{' and '[' apart: as one case with the kind in a variable, +1% instructions for
      * loads and +2% for valid on canada and citm */
-    case '{':
+    case JJ_V_OBJECT:
         stack[depth++] = jj_on_open(kind, s, 1);
         if (depth > max_depth) max_depth = depth;
         if (ip == iend) {
@@ -151,7 +165,7 @@ value:
             goto close;
         }
         goto object_key;
-    case '[':
+    case JJ_V_ARRAY:
         stack[depth++] = jj_on_open(kind, s, 0);
         if (depth > max_depth) max_depth = depth;
         if (ip == iend) {
@@ -163,7 +177,7 @@ value:
             goto close;
         }
         goto value;
-    case '"': {
+    case JJ_V_STRING: {
         const uint8_t *after = jj_on_string(kind, s, p, buf, end, buf + pos, ip != iend ? ip : NULL, &err);
         if (err) {
             pos = (size_t)(after - buf);
@@ -172,35 +186,34 @@ value:
         jj_on_string_kept(kind, s);
         goto after_value;
     }
-    case 't':
+    case JJ_V_TRUE:
         if (!jj_word_at(buf + pos, end, "true", 4)) goto bad_value;
         jj_on_word(kind, s, JJ_TRUE);
         goto after_value;
-    case 'f':
+    case JJ_V_FALSE:
         if (!jj_word_at(buf + pos, end, "false", 5)) goto bad_value;
         jj_on_word(kind, s, JJ_FALSE);
         goto after_value;
-    case 'n':
+    case JJ_V_NULL:
         if (!jj_word_at(buf + pos, end, "null", 4)) goto bad_value;
         jj_on_word(kind, s, JJ_NULL);
         goto after_value;
-    case 'N':
+    case JJ_V_NAN:
         if (!jj_word_at(buf + pos, end, "NaN", 3)) goto bad_value;
         jj_on_special_double(kind, s, __builtin_nan(""));
         goto after_value;
-    case 'I':
+    case JJ_V_INF:
         if (!jj_word_at(buf + pos, end, "Infinity", 8)) goto bad_value;
         jj_on_special_double(kind, s, __builtin_inf());
         goto after_value;
-    case '-':
+    case JJ_V_MINUS:
         if (buf + pos + 1 < end && buf[pos + 1] == 'I') {
             if (!jj_word_at(buf + pos, end, "-Infinity", 9)) goto bad_value;
             jj_on_special_double(kind, s, -__builtin_inf());
             goto after_value;
         }
         /* fall through */
-    case '0': case '1': case '2': case '3': case '4':
-    case '5': case '6': case '7': case '8': case '9':
+    case JJ_V_DIGIT:
         if (!jj_on_number(kind, s, buf, end, pos)) {
             err = JJ_ERR_NUMBER;
             goto fail_at_entry;
@@ -212,8 +225,10 @@ value:
             goto array_numbers;
         }
         goto after_value;
-    default:
+    case JJ_V_BAD:
         goto bad_value;
+    default:
+        __builtin_unreachable(); /* the table holds only the cases above */
     }
 
 object_key:
