@@ -234,9 +234,9 @@ static const uint8_t *jj_string_escaped_from(jj_parser *p, const uint8_t *end, c
  * before any escape it goes on as jj_string_scanned, without scanning the text before
  * that byte again. NULL when it meets what jj_string_scanned must judge from the start
  * (\u, a bad escape, such a byte after an escape, a step that would read past end). */
-__attribute__((noinline)) static const uint8_t *jj_string_known_end(jj_parser *p, const uint8_t *buf,
-                                                                    const uint8_t *end, const uint8_t *q,
-                                                                    const uint8_t *c, uint64_t *w, jj_error *err) {
+static inline __attribute__((always_inline)) const uint8_t *jj_string_known_end(
+    jj_parser *p, const uint8_t *buf, const uint8_t *end, const uint8_t *q, const uint8_t *c, uint64_t *w,
+    jj_error *err) {
     const uint8_t *s = q + 1;
     uint8_t *start = p->strings + p->strings_len;
     uint8_t *d = start;
