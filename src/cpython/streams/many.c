@@ -441,20 +441,7 @@ static PyObject *jj_plain_document(jj_many_iter *it, size_t start, size_t end) {
     it->cur_input = it->buf + it->window;
     it->cur_lazy = 0;
     it->cur_len = it->window_len;
-    int room = jj_depth_check_inline(it->result);
-    if (room < 0) return NULL;
-    PyObject *value;
-    if (room == 0) {
-        value = jj_many_json_value(it, start, end); /* json must decide */
-    } else {
-        int gc_was_enabled = PyGC_Disable();
-        value = jj_build_value_at(it->st, it->result, it->cur_input, 0);
-        if (gc_was_enabled) PyGC_Enable();
-        if (!value && !PyErr_ExceptionMatches(PyExc_MemoryError)) { /* an int past the digits limit */
-            PyErr_Clear();
-            value = jj_many_json_value(it, start, end);
-        }
-    }
+    PyObject *value = jj_many_tape_value(it, it->parser, it->result, it->cur_input, it->cur_len, start, end, 0);
     if (value) {
         it->separated = 0;
         if (it->count < 2) it->count++;

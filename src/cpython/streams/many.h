@@ -121,9 +121,29 @@ typedef struct jj_many_iter {
  * is buf[start, end); what fields= asks for, when given; a view with parse_many. */
 PyObject *jj_many_value(jj_many_iter *it, jj_parser *p, const uint8_t *input, size_t input_len, size_t start,
                         size_t end, int lazy_tape);
+/* What fields= gives for the document on p's tape (jj_many_tape_value). */
+PyObject *jj_many_tape_fields(jj_many_iter *it, jj_parser *p, const uint8_t *input, size_t input_len, int lazy_tape);
 /* The value of buf[start, end), a document the engine refused that json takes (NaN, an
  * escaped lone surrogate...), by json.loads; fields= applied to it. */
 PyObject *jj_many_json_value(jj_many_iter *it, size_t start, size_t end);
+/* The part of jj_many_value after its tests: the value (or fields) built from p's tape
+ * (doc), json deciding where the document is too deep or holds an int past the digits
+ * limit. Inline: the plain documents of loads_many (many.c) come here straight. */
+static inline PyObject *jj_many_tape_value(jj_many_iter *it, jj_parser *p, const jj_doc *doc, const uint8_t *input,
+                                           size_t input_len, size_t start, size_t end, int lazy_tape) {
+    int room = jj_depth_check_inline(doc);
+    if (room < 0) return NULL;
+    if (room == 0) return jj_many_json_value(it, start, end); /* json must decide */
+    int gc_was_enabled = PyGC_Disable();
+    PyObject *result = it->fields ? jj_many_tape_fields(it, p, input, input_len, lazy_tape)
+                                  : jj_build_value_at(it->st, doc, input, 0);
+    if (gc_was_enabled) PyGC_Enable();
+    if (!result && !PyErr_ExceptionMatches(PyExc_MemoryError)) { /* an int past the digits limit */
+        PyErr_Clear();
+        return jj_many_json_value(it, start, end);
+    }
+    return result;
+}
 /* Raises json's exception for the verdict of jj_json_explain on text starting at byte
  * `start`: -1; or 1 (nothing raised) when the verdict is that json accepts it. */
 int jj_many_raise(jj_many_iter *it, size_t start, const jj_json_verdict *v);

@@ -176,18 +176,11 @@ PyObject *jj_many_value(jj_many_iter *it, jj_parser *p, const uint8_t *input, si
         return jj_lazy_adopt(it->st, p, input, input_len, jj_input_owner(it), !lazy_tape);
     if (lazy_tape && !it->fields && jj_lazy_finish(p, input, input_len, 0) != JJ_OK)
         return PyErr_NoMemory(); /* a scalar */
-    int room = jj_depth_check(doc);
-    if (room < 0) return NULL;
-    if (room == 0) return jj_many_json_value(it, start, end); /* json must decide */
-    int gc_was_enabled = PyGC_Disable();
-    PyObject *result = it->fields ? jj_fields_of(it, p, input, input_len, lazy_tape, NULL)
-                                  : jj_build_value_at(it->st, doc, input, 0);
-    if (gc_was_enabled) PyGC_Enable();
-    if (!result && !PyErr_ExceptionMatches(PyExc_MemoryError)) { /* an int past the digits limit */
-        PyErr_Clear();
-        return jj_many_json_value(it, start, end);
-    }
-    return result;
+    return jj_many_tape_value(it, p, doc, input, input_len, start, end, lazy_tape);
+}
+
+PyObject *jj_many_tape_fields(jj_many_iter *it, jj_parser *p, const uint8_t *input, size_t input_len, int lazy_tape) {
+    return jj_fields_of(it, p, input, input_len, lazy_tape, NULL);
 }
 
 /* ---- refusals ---- */

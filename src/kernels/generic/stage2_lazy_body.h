@@ -35,17 +35,6 @@ static inline void jj_lazy_string(const uint8_t *buf, uint32_t e, size_t next, u
  * each element but the last takes at least two bytes). */
 #define JJ_LAZY_AT_ROOT 0x40000000u
 
-/* What the first byte of a value starts, for one dense switch. */
-enum { JJ_LV_BAD, JJ_LV_OBJECT, JJ_LV_ARRAY, JJ_LV_STRING, JJ_LV_TRUE, JJ_LV_FALSE, JJ_LV_NULL,
-       JJ_LV_NUMBER, JJ_LV_MINUS, JJ_LV_NAN, JJ_LV_INF };
-static const uint8_t jj_lazy_value_class[256] = {
-    ['{'] = JJ_LV_OBJECT, ['['] = JJ_LV_ARRAY, ['"'] = JJ_LV_STRING, ['t'] = JJ_LV_TRUE,
-    ['f'] = JJ_LV_FALSE, ['n'] = JJ_LV_NULL, ['-'] = JJ_LV_MINUS, ['N'] = JJ_LV_NAN, ['I'] = JJ_LV_INF,
-    ['0'] = JJ_LV_NUMBER, ['1'] = JJ_LV_NUMBER, ['2'] = JJ_LV_NUMBER, ['3'] = JJ_LV_NUMBER,
-    ['4'] = JJ_LV_NUMBER, ['5'] = JJ_LV_NUMBER, ['6'] = JJ_LV_NUMBER, ['7'] = JJ_LV_NUMBER,
-    ['8'] = JJ_LV_NUMBER, ['9'] = JJ_LV_NUMBER,
-};
-
 /* Any refusal is only that: jj_parse_lazy asks jj_parse for the error and its offset.
  * The caller puts the input length after the last index entry, which ends the last
  * string there without a test. */
@@ -67,9 +56,9 @@ value: {
     if (buf[pos] == '"') goto string;
     if ((uint8_t)(buf[pos] - '0') < 10) goto number;
     if (buf[pos] == '-') goto minus;
-    switch (jj_lazy_value_class[buf[pos]]) {
-    case JJ_LV_OBJECT:
-    case JJ_LV_ARRAY: {
+    switch (jj_value_start[buf[pos]]) {
+    case JJ_V_OBJECT:
+    case JJ_V_ARRAY: {
         int object = buf[pos] == '{';
         sp[0] = (uint32_t)(tw - tape);
         sp[1] = count;
@@ -87,36 +76,36 @@ value: {
         if (object) goto object_key;
         goto value;
     }
-    case JJ_LV_STRING:
+    case JJ_V_STRING:
     string:
         jj_lazy_string(buf, ip[-1], *ip & JJ_LAZY_POS, tw);
         tw += 2;
         goto after_value;
-    case JJ_LV_TRUE:
+    case JJ_V_TRUE:
         if (!jj_word_at(buf + pos, end, "true", 4)) goto fail;
         *tw++ = JJ_WORD(JJ_TRUE, 0);
         goto after_value;
-    case JJ_LV_FALSE:
+    case JJ_V_FALSE:
         if (!jj_word_at(buf + pos, end, "false", 5)) goto fail;
         *tw++ = JJ_WORD(JJ_FALSE, 0);
         goto after_value;
-    case JJ_LV_NULL:
+    case JJ_V_NULL:
         if (!jj_word_at(buf + pos, end, "null", 4)) goto fail;
         *tw++ = JJ_WORD(JJ_NULL, 0);
         goto after_value;
-    case JJ_LV_NAN:
+    case JJ_V_NAN:
         if (!jj_word_at(buf + pos, end, "NaN", 3)) goto fail;
         tw[0] = JJ_WORD(JJ_DOUBLE, 0);
         tw[1] = jj_double_bits(__builtin_nan(""));
         tw += 2;
         goto after_value;
-    case JJ_LV_INF:
+    case JJ_V_INF:
         if (!jj_word_at(buf + pos, end, "Infinity", 8)) goto fail;
         tw[0] = JJ_WORD(JJ_DOUBLE, 0);
         tw[1] = jj_double_bits(__builtin_inf());
         tw += 2;
         goto after_value;
-    case JJ_LV_MINUS:
+    case JJ_V_MINUS:
     minus:
         if (pos + 1 < len && buf[pos + 1] == 'I') {
             if (!jj_word_at(buf + pos, end, "-Infinity", 9)) goto fail;
@@ -126,7 +115,7 @@ value: {
             goto after_value;
         }
         /* fall through */
-    case JJ_LV_NUMBER:
+    case JJ_V_DIGIT:
     number: {
         size_t digits = 0;
         const uint8_t *after = jj_number_end(buf + pos, end, &digits);

@@ -42,20 +42,6 @@ typedef struct jj_walk_sink {
 
 #define JJ_WALK_INLINE static inline __attribute__((always_inline))
 
-/* What a value's first byte starts, as a dense number: the walk's switch on it is one
- * table jump, where on the bytes themselves the compiler makes two levels of tests
- * (about 6 instructions more a value). */
-enum {
-    JJ_V_BAD, JJ_V_OBJECT, JJ_V_ARRAY, JJ_V_STRING, JJ_V_TRUE, JJ_V_FALSE, JJ_V_NULL,
-    JJ_V_NAN, JJ_V_INF, JJ_V_MINUS, JJ_V_DIGIT
-};
-static const uint8_t jj_value_start[256] = {
-    ['{'] = JJ_V_OBJECT, ['['] = JJ_V_ARRAY, ['"'] = JJ_V_STRING, ['t'] = JJ_V_TRUE,
-    ['f'] = JJ_V_FALSE, ['n'] = JJ_V_NULL, ['N'] = JJ_V_NAN, ['I'] = JJ_V_INF, ['-'] = JJ_V_MINUS,
-    ['0'] = JJ_V_DIGIT, ['1'] = JJ_V_DIGIT, ['2'] = JJ_V_DIGIT, ['3'] = JJ_V_DIGIT, ['4'] = JJ_V_DIGIT,
-    ['5'] = JJ_V_DIGIT, ['6'] = JJ_V_DIGIT, ['7'] = JJ_V_DIGIT, ['8'] = JJ_V_DIGIT, ['9'] = JJ_V_DIGIT,
-};
-
 /* A container opens: the word its stack entry holds. */
 JJ_WALK_INLINE uint32_t jj_on_open(const int kind, jj_walk_sink *s, int object) {
     if (!JJ_WALK_WRITES_TAPE(kind)) return object ? JJ_IN_OBJECT : JJ_IN_ARRAY;
