@@ -81,6 +81,13 @@ static PyObject *jj_doc_get(PyObject *keys, PyObject *exc) {
             if (!PyErr_Occurred()) PyErr_SetString(PyExc_AttributeError, "doc");
         } else if (PyObject_GetBuffer(utf8, &view, PyBUF_SIMPLE) == 0) {
             doc = PyUnicode_DecodeUTF8(view.buf, view.len, "surrogatepass");
+            /* a stream's error can come before bytes that are not UTF-8 (json, which
+             * decodes first, has no such case): they stand as surrogates, as
+             * bytes.decode(errors="surrogateescape") gives them */
+            if (!doc && PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) {
+                PyErr_Clear();
+                doc = PyUnicode_DecodeUTF8(view.buf, view.len, "surrogateescape");
+            }
             PyBuffer_Release(&view);
             if (doc && (PyDict_SetItem(dict, jj_key(keys, JJ_KEY_DOC), doc) < 0 ||
                         PyDict_DelItem(dict, jj_key(keys, JJ_KEY_UTF8)) < 0))
