@@ -90,3 +90,27 @@ def test_escaped_string_at_the_end_of_the_input(tail):
     assert jetjson.loads(text) == json.loads(text)
     for pad in (b"", b" ", b" " * 40):
         assert jetjson.loads(text + pad) == json.loads(text + pad)
+
+
+@pytest.mark.parametrize("data", [
+    b'["", "a\n\xa9\\"", 1.5, 7]\n',  # a line break where the first byte of "\xc2\xa9" was
+    b'[1]\n["", "a\n\xa9\\"", 1.5, 7]\n',
+    b'{"a": "x\x01 y\xff"}\n',
+    b'[1, ]\xff\n',
+    b'{"a": "x\x01yy\xff"}\n',  # the bad byte ends the token json names: either error
+    b'"abc\xff"\n',
+    b'n\xffll\n',
+    b'[1,]\n"\xff"\n',
+    b'0.\xff',  # json's 0 ends before the bad byte: read, then the error
+    b'[0, 1]\n-\xff1',
+])
+def test_error_before_bad_bytes(data):
+    """A document that runs into bytes that are not UTF-8 is what json makes of the text
+    before them when that decides it: its error, with text that splits tokens between
+    (else the bad bytes' error), or its value when that ends first. The exception's doc
+    reads too, the bad bytes as surrogates."""
+    for kw in ({}, {"batch_size": 1}, {"batch_size": 7}):
+        check(data, "whitespace", streamed=True, **kw)
+    got = run(data)[-1]
+    if isinstance(got, json.JSONDecodeError):
+        assert got.doc == data.decode("utf-8", "surrogateescape")

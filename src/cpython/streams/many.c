@@ -304,15 +304,46 @@ static size_t jj_past_bad_bytes(const jj_many_iter *it, size_t end) {
 
 static PyObject *jj_value_until(jj_many_iter *it, size_t start, size_t stop);
 
+/* What json makes of a document that runs into this window's bytes that are not UTF-8,
+ * read up to them (a stream reads the text before bad bytes as text): 1 with *v when
+ * that decides the document, 0 when the bad bytes' UnicodeDecodeError does. It decides
+ * when json's value ends before them (extra data: the value, the stream going on after
+ * it), or when json's error lies before them with text that splits tokens (white space,
+ * a bracket, a comma, a colon, a quote) between, so that the bad bytes did not cut
+ * short the token it names; an unterminated string is named by its start wherever it
+ * stops, so never. */
+static int jj_read_before_bad_bytes(jj_many_iter *it, size_t start, const jj_json_rules *rules, jj_json_verdict *v) {
+    if (it->many.pending != JJ_ERR_UTF8) return 0; /* the bad bytes' place is not known */
+    size_t bad = it->window + it->many.pending_at;
+    if (bad <= start) return 0;
+    *v = jj_json_explain(it->buf + start, bad - start, rules);
+    if (v->error == JJ_JSON_EXTRA_DATA) return 1;
+    if (v->error == JJ_JSON_ACCEPTED || v->error == JJ_JSON_UNTERMINATED_STRING || v->error == JJ_JSON_NOMEM)
+        return 0;
+    for (size_t i = start + v->offset; i < bad; i++) {
+        switch (it->buf[i]) {
+        case ' ': case '\t': case '\r': case '\n': case '[': case ']': case '{': case '}': case ',': case ':': case '"':
+            return 1;
+        default: break;
+        }
+    }
+    return 0;
+}
+
 /* A document the engine refused, starting at `start`, in the formats where the next one
  * starts where json's value ends (whitespace, comma): json's value of it (the stream
  * then goes on where json stopped) or json's exception. `end` is the end of the text the
  * engine took for the document. */
 static PyObject *jj_refused_document(jj_many_iter *it, jj_error err, size_t start, size_t end) {
     if (err == JJ_ERR_NOMEM) return PyErr_NoMemory();
-    if (jj_runs_into_bad_bytes(it, err, end) && jj_many_check_utf8(it, start, jj_past_bad_bytes(it, end)) < 0)
-        return NULL;
     jj_json_rules rules = jj_json_rules_here(0);
+    if (jj_runs_into_bad_bytes(it, err, end)) {
+        jj_json_verdict before;
+        if (jj_read_before_bad_bytes(it, start, &rules, &before))
+            return before.error == JJ_JSON_EXTRA_DATA ? jj_value_until(it, start, start + before.offset)
+                                                      : (jj_many_raise(it, start, &before), NULL);
+        if (jj_many_check_utf8(it, start, jj_past_bad_bytes(it, end)) < 0) return NULL;
+    }
     jj_json_verdict v = jj_json_explain(it->buf + start, it->len - start, &rules);
     if (v.error == JJ_JSON_EXTRA_DATA) return jj_value_until(it, start, start + v.offset);
     if (v.error == JJ_JSON_ACCEPTED) return jj_value_until(it, start, it->len);
