@@ -3,19 +3,8 @@
  * engine's verdict on refused text. */
 #include "state.h"
 
-/* JJ_JSON_LEVELS and JJ_RECURSION_BUDGET, and why they are what they are: state.h. */
-
-/* How many nested containers json.loads would accept, called where our caller called
- * us; -1 when this version's accounting is not known here. */
-static long jj_json_depth_limit(int meth_o) {
-#ifdef JJ_RECURSION_BUDGET
-    long room = JJ_RECURSION_BUDGET() - (JJ_JSON_LEVELS - (meth_o != 0));
-    return room < 0 ? -1 : room;
-#else
-    (void)meth_o;
-    return -1;
-#endif
-}
+/* JJ_JSON_LEVELS, JJ_RECURSION_BUDGET and jj_json_depth_limit, and why they are what
+ * they are: state.h. */
 
 int jj_recursion_room(size_t depth, int meth_o) {
     long limit = jj_json_depth_limit(meth_o);

@@ -159,12 +159,22 @@ int jj_depth_check(const jj_doc *p);
 #define JJ_RECURSION_BUDGET() ((long)PyThreadState_Get()->c_recursion_remaining)
 #endif
 
+/* How many nested containers json.loads would accept, called where our caller called
+ * us; -1 when this version's accounting is not known here. */
+static inline long jj_json_depth_limit(int meth_o) {
+#ifdef JJ_RECURSION_BUDGET
+    long room = JJ_RECURSION_BUDGET() - (JJ_JSON_LEVELS - (meth_o != 0));
+    return room < 0 ? -1 : room;
+#else
+    (void)meth_o;
+    return -1;
+#endif
+}
+
 /* jj_depth_check where the document fits, inline (a stream asks once a document). */
 static inline int jj_depth_check_inline(const jj_doc *p) {
-#ifdef JJ_RECURSION_BUDGET
-    long room = JJ_RECURSION_BUDGET() - JJ_JSON_LEVELS;
-    if (room >= 0 && p->max_depth <= (size_t)room) return 1;
-#endif
+    long limit = jj_json_depth_limit(0);
+    if (limit >= 0 && p->max_depth <= (size_t)limit) return 1;
     return jj_depth_check(p);
 }
 

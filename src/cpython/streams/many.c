@@ -447,7 +447,8 @@ static int jj_need_bytes(jj_many_iter *it, size_t from, size_t want) {
 
 /* The value of a document of a quick window (it->window_quick) that jj_many_next took,
  * buf[start, end): what the loop of jj_next_document does for it, without the checks
- * for the formats, threads, fields and streams that cannot apply. */
+ * for the formats, threads, fields and streams that cannot apply; in a plain window
+ * (it->window_plain), without jj_many_value's tests either. */
 static PyObject *jj_quick_document(jj_many_iter *it, size_t start, size_t end) {
     Py_CLEAR(it->cur_owner);
     it->cur = it->parser;
@@ -456,23 +457,9 @@ static PyObject *jj_quick_document(jj_many_iter *it, size_t start, size_t end) {
     it->cur_lazy = lazy;
     /* a lazy tape's number at the document's end must end there: 1"a" is two */
     it->cur_len = lazy ? end - it->window : it->window_len;
-    PyObject *value = jj_many_value(it, it->cur, it->cur_input, it->cur_len, start, end, lazy);
-    if (value) {
-        it->separated = 0;
-        if (it->count < 2) it->count++;
-    }
-    return value;
-}
-
-/* A document of a plain window (it->window_plain) that jj_many_next took: what
- * jj_quick_document and jj_many_value do for it, without the tests that cannot apply. */
-static PyObject *jj_plain_document(jj_many_iter *it, size_t start, size_t end) {
-    Py_CLEAR(it->cur_owner);
-    it->cur = it->parser;
-    it->cur_input = it->buf + it->window;
-    it->cur_lazy = 0;
-    it->cur_len = it->window_len;
-    PyObject *value = jj_many_tape_value(it, it->parser, it->result, it->cur_input, it->cur_len, start, end, 0);
+    PyObject *value = it->window_plain
+                          ? jj_many_tape_value(it, it->cur, it->result, it->cur_input, it->cur_len, start, end, 0)
+                          : jj_many_value(it, it->cur, it->cur_input, it->cur_len, start, end, lazy);
     if (value) {
         it->separated = 0;
         if (it->count < 2) it->count++;
@@ -661,7 +648,6 @@ PyObject *jj_many_next_value(jj_many_iter *it) {
         size_t s = 0, e = 0;
         jj_error err = jj_many_next(&it->many, &s, &e);
         if (err != JJ_OK) return jj_next_document(it, 1, err, s, e);
-        if (it->window_plain) return jj_plain_document(it, it->window + s, it->window + e);
         return jj_quick_document(it, it->window + s, it->window + e);
     }
     return jj_next_document(it, 0, JJ_OK, 0, 0);

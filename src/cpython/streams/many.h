@@ -83,7 +83,7 @@ typedef struct jj_many_iter {
     size_t batch;            /* bytes per window */
     int window_open;
     int window_quick;        /* its documents take jj_next_document's short way (jj_open_window) */
-    int window_plain;        /* ... and are plain values, built from `result` (jj_plain_document) */
+    int window_plain;        /* ... and are plain values, built from `result` (jj_quick_document) */
     const jj_doc *result;    /* jj_parser_result(parser), for those */
     size_t pos;              /* where the next window starts */
     size_t prev_end;         /* end of the last document (lines: where its line goes on) */
